@@ -1,0 +1,10 @@
+//===- EmbBagDialect.h - EmbBag dialect -------------------------*- C++ -*-===//
+
+#ifndef EMBBAG_DIALECT_EMBBAG_IR_EMBBAGDIALECT_H
+#define EMBBAG_DIALECT_EMBBAG_IR_EMBBAGDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+
+#include "embbag/Dialect/EmbBag/IR/EmbBagOpsDialect.h.inc"
+
+#endif // EMBBAG_DIALECT_EMBBAG_IR_EMBBAGDIALECT_H

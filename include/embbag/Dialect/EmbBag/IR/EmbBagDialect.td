@@ -1,0 +1,45 @@
+//===- EmbBagDialect.td - EmbBag dialect definition --------*- tablegen -*-===//
+//
+// The embbag dialect: embedding-bag operations (sum or mean of many table
+// rows per bag), as found in recommendation models.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EMBBAG_DIALECT_EMBBAG_IR_EMBBAGDIALECT_TD
+#define EMBBAG_DIALECT_EMBBAG_IR_EMBBAGDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def EmbBag_Dialect : Dialect {
+  let name = "embbag";
+  let cppNamespace = "::mlir::embbag";
+  let summary = "Embedding-bag operations for recommendation-model compilers";
+  let description = [{
+    The `embbag` dialect gives ML compilers a first-class embedding-bag op
+    family: for every *bag* (a group of indices), gather the rows of an
+    embedding table at those indices and reduce them with a sum, a weighted
+    sum or a mean, without materialising the gathered rows.
+
+    The ops follow the OpenVINO opset operations EmbeddingBagPacked-15
+    (`embbag.packed`), EmbeddingBagOffsets-15 (`embbag.offsets`) and
+    EmbeddingSegmentsSum-3 (`embbag.segments`); EmbeddingBagPackedSum-3 and
+    EmbeddingBagOffsetsSum-3 are the `sum` reductions of the first two.
+
+    All ops are value-semantic operations on ranked tensors. The table has
+    shape `[num_emb, d1, d2, ...]` and element type T (any integer type but
+    `i1`, or `f16`, `bf16`, `f32`, `f64`); every index-like operand has the
+    same type T_IND, `i32` or `i64`. The result has shape
+    `[batch, d1, d2, ...]` and element type T.
+
+    Runtime values that break an op's contract (an index outside the table,
+    decreasing offsets, ...) are undefined behaviour for the op itself; the
+    lowering passes check them by default and stop the program with a message
+    naming the op (see `--convert-embbag-to-loops` option `checks`).
+  }];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class EmbBag_Op<string mnemonic, list<Trait> traits = []>
+    : Op<EmbBag_Dialect, mnemonic, traits>;
+
+#endif // EMBBAG_DIALECT_EMBBAG_IR_EMBBAGDIALECT_TD

@@ -1,0 +1,24 @@
+//===- EmbBagEnums.td - EmbBag enums and attributes --------*- tablegen -*-===//
+
+#ifndef EMBBAG_DIALECT_EMBBAG_IR_EMBBAGENUMS_TD
+#define EMBBAG_DIALECT_EMBBAG_IR_EMBBAGENUMS_TD
+
+include "embbag/Dialect/EmbBag/IR/EmbBagDialect.td"
+include "mlir/IR/EnumAttr.td"
+
+def EmbBag_ReductionSum : I32EnumAttrCase<"sum", 0>;
+def EmbBag_ReductionMean : I32EnumAttrCase<"mean", 1>;
+
+def EmbBag_Reduction
+    : I32EnumAttr<"Reduction", "how the rows of a bag are reduced",
+                  [EmbBag_ReductionSum, EmbBag_ReductionMean]> {
+  let cppNamespace = "::mlir::embbag";
+  let genSpecializedAttr = 0;
+}
+
+// Printed as a bare keyword (`sum`, `mean`) in the custom form of the ops and
+// as `#embbag<reduction sum>` in the generic form.
+def EmbBag_ReductionAttr
+    : EnumAttr<EmbBag_Dialect, EmbBag_Reduction, "reduction">;
+
+#endif // EMBBAG_DIALECT_EMBBAG_IR_EMBBAGENUMS_TD

@@ -1,0 +1,230 @@
+//===- EmbBagOps.td - EmbBag operations --------------------*- tablegen -*-===//
+
+#ifndef EMBBAG_DIALECT_EMBBAG_IR_EMBBAGOPS_TD
+#define EMBBAG_DIALECT_EMBBAG_IR_EMBBAGOPS_TD
+
+include "embbag/Dialect/EmbBag/IR/EmbBagDialect.td"
+include "embbag/Dialect/EmbBag/IR/EmbBagEnums.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def EmbBag_IntegerElement
+    : Type<And<[CPred<"::llvm::isa<::mlir::IntegerType>($_self)">,
+                CPred<"::llvm::cast<::mlir::IntegerType>($_self).getWidth() "
+                      "!= 1">]>,
+           "integer other than i1", "::mlir::IntegerType">;
+
+// T: the element type of tables, weights and results.
+def EmbBag_Element
+    : AnyTypeOf<[EmbBag_IntegerElement, F16, BF16, F32, F64],
+                "integer (not i1), f16, bf16, f32 or f64">;
+
+def EmbBag_TableTensor
+    : Type<And<[RankedTensorOf<[EmbBag_Element]>.predicate,
+                CPred<"::llvm::cast<::mlir::RankedTensorType>($_self)"
+                      ".getRank() >= 1">]>,
+           "ranked tensor of rank >= 1 of integer (not i1), f16, bf16, f32 "
+           "or f64 values", "::mlir::RankedTensorType">;
+
+def EmbBag_ElementTensor : RankedTensorOf<[EmbBag_Element]>;
+
+// T_IND: the type of every index-like operand of an op (one type per op).
+def EmbBag_IndexScalar : AnyTypeOf<[I32, I64], "i32 or i64">;
+def EmbBag_IndexTensor : RankedTensorOf<[I32, I64]>;
+
+//===----------------------------------------------------------------------===//
+// Common base
+//===----------------------------------------------------------------------===//
+
+class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
+    : EmbBag_Op<mnemonic, !listconcat(traits, [
+        Pure,
+        InferTypeOpAdaptorWithIsCompatible,
+        DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                  ["reifyResultShapes"]>])> {
+  let results = (outs EmbBag_ElementTensor:$result);
+  let hasVerifier = 1;
+
+  code commonExtraClassDeclaration = [{
+    /// The table rows are `getTable().getType().getShape().drop_front()`.
+    ::mlir::RankedTensorType getTableType() {
+      return getTable().getType();
+    }
+    ::mlir::RankedTensorType getIndicesType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getIndices().getType());
+    }
+    ::mlir::RankedTensorType getResultType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getResult().getType());
+    }
+    /// The type T_IND shared by every index-like operand.
+    ::mlir::IntegerType getIndexElementType() {
+      return ::llvm::cast<::mlir::IntegerType>(
+          getIndicesType().getElementType());
+    }
+    bool isMean() { return getReduction() == ::mlir::embbag::Reduction::mean; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// PackedOp
+//===----------------------------------------------------------------------===//
+
+def EmbBag_PackedOp : EmbBag_BagOp<"packed"> {
+  let summary = "embedding bags of a fixed size (EmbeddingBagPacked-15)";
+  let description = [{
+    Reduces, for each row `b` of the 2-D `indices` tensor of shape
+    `[batch, indices_per_bag]`, the table rows `table[indices[b, j]]` over `j`:
+
+    ```
+    result[b, ...] = sum_j weights[b, j] * table[indices[b, j], ...]   // sum
+    result[b, ...] = (sum_j table[indices[b, j], ...]) / indices_per_bag // mean
+    ```
+
+    `weights` (OpenVINO's `per_sample_weights`) has the shape of `indices` and
+    the element type of the table; without it every weight is 1. It is
+    rejected with `mean`. The result has shape `[batch, d1, d2, ...]` for a
+    table of shape `[num_emb, d1, d2, ...]`.
+
+    Semantics fixed beyond the specification:
+    - `indices_per_bag == 0`: every bag is empty and its row is zeros (also
+      for `mean`).
+    - `mean` of an integer type divides the wrapped sum by the bag size and
+      truncates toward zero; unsigned types divide unsigned.
+    - `f16` and `bf16` accumulate in `f32` and round once.
+    - Every index must lie in `[0, num_emb)`; the lowering checks it by
+      default.
+
+    Example:
+
+    ```mlir
+    %0 = embbag.packed sum %table[%indices]
+           : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+    %1 = embbag.packed sum %table[%indices] weights(%w)
+           : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+    %2 = embbag.packed mean %table[%indices]
+           : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+    ```
+  }];
+
+  let arguments = (ins EmbBag_ReductionAttr:$reduction,
+                       EmbBag_TableTensor:$table,
+                       EmbBag_IndexTensor:$indices,
+                       Optional<EmbBag_ElementTensor>:$weights);
+
+  let assemblyFormat = [{
+    custom<Reduction>($reduction) $table `[` $indices `]` (`weights` `(` $weights^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+//===----------------------------------------------------------------------===//
+// OffsetsOp
+//===----------------------------------------------------------------------===//
+
+def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
+  let summary = "embedding bags delimited by offsets (EmbeddingBagOffsets-15)";
+  let description = [{
+    Bag `b` holds the indices `indices[offsets[b] : offsets[b + 1]]`, the last
+    bag running to the end of `indices`. Each bag is reduced as in
+    `embbag.packed`: a (weighted) sum, or a mean dividing by the bag size.
+    The result has one row per offset: shape `[batch, d1, d2, ...]` where
+    `batch` is the length of `offsets`.
+
+    An empty bag takes the row `table[default_index]` (unweighted, and not
+    divided for `mean`) when `default` is given and not `-1`; zeros
+    otherwise.
+
+    Semantics fixed beyond the specification:
+    - indices before `offsets[0]` belong to no bag and are never read;
+    - `offsets[b] == num_indices` is allowed (a trailing empty bag);
+    - with no indices at all every bag is empty.
+    - Runtime contract, checked by default in the lowering: offsets are
+      non-decreasing and at most `num_indices`; every index read and the
+      default (when given and not `-1`) lie in `[0, num_emb)`.
+
+    Example (the second bag is empty and takes row 0):
+
+    ```mlir
+    %0 = embbag.offsets sum %table[%indices] offsets(%offsets) default(%d)
+           weights(%w)
+           : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32,
+              tensor<4xf32>) -> tensor<3x2xf32>
+    %1 = embbag.offsets mean %table[%indices] offsets(%offsets)
+           : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
+    ```
+  }];
+
+  let arguments = (ins EmbBag_ReductionAttr:$reduction,
+                       EmbBag_TableTensor:$table,
+                       EmbBag_IndexTensor:$indices,
+                       EmbBag_IndexTensor:$offsets,
+                       Optional<EmbBag_IndexScalar>:$default_index,
+                       Optional<EmbBag_ElementTensor>:$weights);
+
+  let assemblyFormat = [{
+    custom<Reduction>($reduction) $table `[` $indices `]` `offsets` `(` $offsets `)`
+    (`default` `(` $default_index^ `)`)? (`weights` `(` $weights^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+//===----------------------------------------------------------------------===//
+// SegmentsOp
+//===----------------------------------------------------------------------===//
+
+def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
+  let summary = "embedding bags given by segment ids (EmbeddingSegmentsSum-3)";
+  let description = [{
+    Index `i` belongs to segment `segment_ids[i]`; the result has
+    `num_segments` rows, row `s` reducing the table rows of all indices of
+    segment `s` (TensorFlow's `sparse.segment_sum`). `mean` is an extension
+    (TensorFlow's `segment_mean`): a segment's sum divided by its size.
+
+    An empty segment takes the row `table[default_index]` (unweighted, not
+    divided) when `default` is given and not `-1`; zeros otherwise.
+
+    The result is independent of the order of `segment_ids`: sorted ids are
+    the fast path, unsorted ids give the same result. Dimension 0 of the
+    result is static when `num_segments` is a constant.
+
+    Runtime contract, checked by default in the lowering: `num_segments >= 0`,
+    every segment id in `[0, num_segments)`, every index and the default
+    (when given and not `-1`) in `[0, num_emb)`.
+
+    Example (segment 1 is empty and takes row 0):
+
+    ```mlir
+    %0 = embbag.segments sum %table[%indices] segment_ids(%seg)
+           num_segments(%n) default(%d) weights(%w)
+           : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32, i32,
+              tensor<4xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+
+  let arguments = (ins EmbBag_ReductionAttr:$reduction,
+                       EmbBag_TableTensor:$table,
+                       EmbBag_IndexTensor:$indices,
+                       EmbBag_IndexTensor:$segment_ids,
+                       EmbBag_IndexScalar:$num_segments,
+                       Optional<EmbBag_IndexScalar>:$default_index,
+                       Optional<EmbBag_ElementTensor>:$weights);
+
+  let assemblyFormat = [{
+    custom<Reduction>($reduction) $table `[` $indices `]` `segment_ids` `(` $segment_ids `)`
+    `num_segments` `(` $num_segments `)`
+    (`default` `(` $default_index^ `)`)? (`weights` `(` $weights^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+#endif // EMBBAG_DIALECT_EMBBAG_IR_EMBBAGOPS_TD

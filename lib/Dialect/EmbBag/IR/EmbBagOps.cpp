@@ -1,0 +1,344 @@
+//===- EmbBagOps.cpp - EmbBag operations ----------------------------------===//
+//
+// Verifiers, result type inference and result shape reification of the
+// embbag ops. ODS checks the element types of every operand; the rules that
+// relate operands to each other live here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::embbag;
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the three ops
+//===----------------------------------------------------------------------===//
+
+/// Returns the value of `v` when it is defined by an integer constant.
+static std::optional<int64_t> getConstantScalar(Value v) {
+  APInt value;
+  if (!v || !matchPattern(v, m_ConstantInt(&value)))
+    return std::nullopt;
+  return value.getSExtValue();
+}
+
+/// The result type of a bag op: `[batch] ++ table.shape[1:]` of the table's
+/// element type.
+static RankedTensorType getBagResultType(RankedTensorType tableType,
+                                         int64_t batch) {
+  SmallVector<int64_t> shape{batch};
+  llvm::append_range(shape, tableType.getShape().drop_front());
+  return RankedTensorType::get(shape, tableType.getElementType());
+}
+
+static int64_t getDimOrDynamic(Type type, unsigned dim) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType || tensorType.getRank() <= dim)
+    return ShapedType::kDynamic;
+  return tensorType.getDimSize(dim);
+}
+
+/// The batch size of a segments op: the value of a constant, non-negative
+/// `num_segments`, dynamic otherwise.
+static int64_t getSegmentsBatch(Value numSegments) {
+  std::optional<int64_t> n = getConstantScalar(numSegments);
+  return n && *n >= 0 ? *n : ShapedType::kDynamic;
+}
+
+static bool areCompatibleBagResultTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  auto lhs = dyn_cast<RankedTensorType>(inferred.front());
+  auto rhs = dyn_cast<RankedTensorType>(actual.front());
+  return lhs && rhs && lhs.getElementType() == rhs.getElementType() &&
+         succeeded(verifyCompatibleShape(lhs, rhs));
+}
+
+static std::string formatDim(int64_t dim) {
+  return ShapedType::isDynamic(dim) ? "?" : std::to_string(dim);
+}
+
+/// Checks that `operand` (named `name`) is a tensor of rank `rank`.
+static LogicalResult verifyRank(Operation *op, Value operand, StringRef name,
+                                int64_t rank, StringRef shapeDescription) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  if (type.getRank() == rank)
+    return success();
+  return op->emitOpError() << name << " must be a " << rank << "-D tensor "
+                           << shapeDescription << ", but got " << type;
+}
+
+/// Checks that the index-like operand `operand` (named `name`) has the index
+/// type T_IND of the op, the element type of `indices`.
+static LogicalResult verifyIndexType(Operation *op, Value operand,
+                                     StringRef name, Type indexType) {
+  if (!operand)
+    return success();
+  Type type = getElementTypeOrSelf(operand.getType());
+  if (type == indexType)
+    return success();
+  return op->emitOpError() << name << " has type " << type
+                           << " but the indices have element type " << indexType
+                           << "; every index-like operand must have the same "
+                              "type (i32 or i64)";
+}
+
+/// Checks the rules every bag op shares: weights, reduction, default index
+/// and the result type against `inferredType`.
+static LogicalResult
+verifyBagOpCommon(Operation *op, Reduction reduction,
+                  RankedTensorType tableType, Value indices, Value weights,
+                  Value defaultIndex, RankedTensorType resultType,
+                  RankedTensorType inferredType, StringRef batchSource) {
+  auto indicesType = cast<RankedTensorType>(indices.getType());
+  if (failed(verifyIndexType(op, defaultIndex, "default",
+                             indicesType.getElementType())))
+    return failure();
+
+  if (weights) {
+    if (reduction == Reduction::mean)
+      return op->emitOpError()
+             << "weights are only supported with the 'sum' reduction, not "
+                "with 'mean'";
+    auto weightsType = cast<RankedTensorType>(weights.getType());
+    if (weightsType.getElementType() != tableType.getElementType())
+      return op->emitOpError() << "weights must have the table element type "
+                               << tableType.getElementType() << ", but got "
+                               << weightsType.getElementType();
+    if (weightsType.getRank() != indicesType.getRank())
+      return op->emitOpError() << "weights must have the shape of indices "
+                               << indicesType << ", but got " << weightsType;
+    for (auto [dim, pair] : llvm::enumerate(
+             llvm::zip(weightsType.getShape(), indicesType.getShape()))) {
+      auto [w, i] = pair;
+      if (!ShapedType::isDynamic(w) && !ShapedType::isDynamic(i) && w != i)
+        return op->emitOpError()
+               << "weights dimension " << dim << " is " << w
+               << " but indices dimension " << dim << " is " << i;
+    }
+  }
+
+  if (std::optional<int64_t> d = getConstantScalar(defaultIndex)) {
+    if (*d < -1)
+      return op->emitOpError()
+             << "default index must be >= -1 (-1 means no default), but got "
+             << *d;
+    int64_t numEmb = tableType.getDimSize(0);
+    if (!ShapedType::isDynamic(numEmb) && *d >= numEmb)
+      return op->emitOpError()
+             << "default index " << *d << " is out of range for a table of "
+             << numEmb << " rows";
+  }
+
+  if (resultType.getElementType() != tableType.getElementType())
+    return op->emitOpError()
+           << "result element type " << resultType.getElementType()
+           << " must be the table element type " << tableType.getElementType();
+  if (resultType.getRank() != inferredType.getRank())
+    return op->emitOpError()
+           << "result must have rank " << inferredType.getRank()
+           << " (batch followed by the " << tableType.getRank() - 1
+           << " row dimensions of the table), but got " << resultType;
+  int64_t resultBatch = resultType.getDimSize(0);
+  int64_t batch = inferredType.getDimSize(0);
+  if (!ShapedType::isDynamic(resultBatch) && !ShapedType::isDynamic(batch) &&
+      resultBatch != batch)
+    return op->emitOpError() << "result dimension 0 is " << resultBatch
+                             << " but " << batchSource << " is " << batch;
+  for (int64_t dim = 1, e = resultType.getRank(); dim < e; ++dim) {
+    int64_t r = resultType.getDimSize(dim);
+    int64_t t = tableType.getDimSize(dim);
+    if (!ShapedType::isDynamic(r) && !ShapedType::isDynamic(t) && r != t)
+      return op->emitOpError()
+             << "result dimension " << dim << " is " << formatDim(r)
+             << " but table dimension " << dim << " is " << formatDim(t);
+  }
+  return success();
+}
+
+/// Reifies `[batch] ++ table.shape[1:]`.
+static void reifyBagResultShape(OpBuilder &b, Location loc, Value table,
+                                OpFoldResult batch,
+                                ReifiedRankedShapedTypeDims &shapes) {
+  SmallVector<OpFoldResult> dims{batch};
+  auto tableType = cast<RankedTensorType>(table.getType());
+  for (int64_t dim = 1, e = tableType.getRank(); dim < e; ++dim)
+    dims.push_back(tensor::getMixedSize(b, loc, table, dim));
+  shapes.push_back(std::move(dims));
+}
+
+/// Parses the reduction keyword of the custom form (`sum` or `mean`). The
+/// attribute's own stripped form would print with a second leading space.
+static ParseResult parseReduction(OpAsmParser &parser, ReductionAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Reduction> reduction = symbolizeReduction(keyword);
+  if (!reduction)
+    return parser.emitError(loc)
+           << "expected reduction 'sum' or 'mean', but got '" << keyword << "'";
+  attr = ReductionAttr::get(parser.getContext(), *reduction);
+  return success();
+}
+
+static void printReduction(OpAsmPrinter &printer, Operation *,
+                           ReductionAttr attr) {
+  printer << stringifyReduction(attr.getValue());
+}
+
+//===----------------------------------------------------------------------===//
+// PackedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PackedOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto tableType = dyn_cast<RankedTensorType>(adaptor.getTable().getType());
+  if (!tableType || tableType.getRank() < 1)
+    return failure();
+  types.push_back(getBagResultType(
+      tableType, getDimOrDynamic(adaptor.getIndices().getType(), 0)));
+  return success();
+}
+
+bool PackedOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleBagResultTypes(l, r);
+}
+
+LogicalResult PackedOp::verify() {
+  if (failed(verifyRank(*this, getIndices(), "indices", 2,
+                        "[batch, indices_per_bag]")))
+    return failure();
+  return verifyBagOpCommon(
+      *this, getReduction(), getTableType(), getIndices(), getWeights(),
+      /*defaultIndex=*/nullptr, getResultType(),
+      getBagResultType(getTableType(), getIndicesType().getDimSize(0)),
+      "indices dimension 0 (batch)");
+}
+
+LogicalResult
+PackedOp::reifyResultShapes(OpBuilder &b,
+                            ReifiedRankedShapedTypeDims &reifiedShapes) {
+  reifyBagResultShape(b, getLoc(), getTable(),
+                      tensor::getMixedSize(b, getLoc(), getIndices(), 0),
+                      reifiedShapes);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OffsetsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OffsetsOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location>,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  auto tableType = dyn_cast<RankedTensorType>(adaptor.getTable().getType());
+  if (!tableType || tableType.getRank() < 1)
+    return failure();
+  types.push_back(getBagResultType(
+      tableType, getDimOrDynamic(adaptor.getOffsets().getType(), 0)));
+  return success();
+}
+
+bool OffsetsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleBagResultTypes(l, r);
+}
+
+LogicalResult OffsetsOp::verify() {
+  if (failed(verifyRank(*this, getIndices(), "indices", 1, "[num_indices]")) ||
+      failed(verifyRank(*this, getOffsets(), "offsets", 1, "[batch]")) ||
+      failed(verifyIndexType(*this, getOffsets(), "offsets",
+                             getIndexElementType())))
+    return failure();
+  auto offsetsType = cast<RankedTensorType>(getOffsets().getType());
+  return verifyBagOpCommon(
+      *this, getReduction(), getTableType(), getIndices(), getWeights(),
+      getDefaultIndex(), getResultType(),
+      getBagResultType(getTableType(), offsetsType.getDimSize(0)),
+      "the number of offsets (batch)");
+}
+
+LogicalResult
+OffsetsOp::reifyResultShapes(OpBuilder &b,
+                             ReifiedRankedShapedTypeDims &reifiedShapes) {
+  reifyBagResultShape(b, getLoc(), getTable(),
+                      tensor::getMixedSize(b, getLoc(), getOffsets(), 0),
+                      reifiedShapes);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SegmentsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SegmentsOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location>,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  auto tableType = dyn_cast<RankedTensorType>(adaptor.getTable().getType());
+  if (!tableType || tableType.getRank() < 1)
+    return failure();
+  types.push_back(
+      getBagResultType(tableType, getSegmentsBatch(adaptor.getNumSegments())));
+  return success();
+}
+
+bool SegmentsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleBagResultTypes(l, r);
+}
+
+LogicalResult SegmentsOp::verify() {
+  if (failed(verifyRank(*this, getIndices(), "indices", 1, "[num_indices]")) ||
+      failed(verifyRank(*this, getSegmentIds(), "segment_ids", 1,
+                        "[num_indices]")) ||
+      failed(verifyIndexType(*this, getSegmentIds(), "segment_ids",
+                             getIndexElementType())) ||
+      failed(verifyIndexType(*this, getNumSegments(), "num_segments",
+                             getIndexElementType())))
+    return failure();
+  int64_t numIndices = getIndicesType().getDimSize(0);
+  int64_t numIds =
+      cast<RankedTensorType>(getSegmentIds().getType()).getDimSize(0);
+  if (!ShapedType::isDynamic(numIndices) && !ShapedType::isDynamic(numIds) &&
+      numIndices != numIds)
+    return emitOpError() << "segment_ids must have one id per index: " << numIds
+                         << " ids for " << numIndices << " indices";
+  if (std::optional<int64_t> n = getConstantScalar(getNumSegments()))
+    if (*n < 0)
+      return emitOpError() << "num_segments must be non-negative, but got "
+                           << *n;
+  return verifyBagOpCommon(
+      *this, getReduction(), getTableType(), getIndices(), getWeights(),
+      getDefaultIndex(), getResultType(),
+      getBagResultType(getTableType(), getSegmentsBatch(getNumSegments())),
+      "the constant num_segments");
+}
+
+LogicalResult
+SegmentsOp::reifyResultShapes(OpBuilder &b,
+                              ReifiedRankedShapedTypeDims &reifiedShapes) {
+  Location loc = getLoc();
+  OpFoldResult batch;
+  int64_t staticBatch = getResultType().getDimSize(0);
+  if (!ShapedType::isDynamic(staticBatch))
+    batch = b.getIndexAttr(staticBatch);
+  else
+    batch =
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), getNumSegments())
+            .getResult();
+  reifyBagResultShape(b, loc, getTable(), batch, reifiedShapes);
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.cpp.inc"

@@ -1,0 +1,145 @@
+//===- VerifyConstants.cpp - Check constant operands of embbag ops -------===//
+//
+// Reports constant indices, offsets and segment ids that would break an
+// embbag op's runtime contract, so that such IR is rejected at compile time
+// instead of stopping (checked) or misbehaving (unchecked) at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+#include "embbag/Dialect/EmbBag/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::embbag {
+#define GEN_PASS_DEF_EMBBAGVERIFYCONSTANTS
+#include "embbag/Dialect/EmbBag/Transforms/Passes.h.inc"
+} // namespace mlir::embbag
+
+using namespace mlir;
+using namespace mlir::embbag;
+
+namespace {
+
+/// The values of a constant integer tensor, flattened in row-major order.
+std::optional<SmallVector<int64_t>> getConstantValues(Value v) {
+  DenseIntElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  values.reserve(attr.getNumElements());
+  for (const APInt &value : attr.getValues<APInt>())
+    values.push_back(value.getSExtValue());
+  return values;
+}
+
+std::optional<int64_t> getConstantScalar(Value v) {
+  APInt value;
+  if (!v || !matchPattern(v, m_ConstantInt(&value)))
+    return std::nullopt;
+  return value.getSExtValue();
+}
+
+/// Formats the position of flat element `flat` of a tensor of `shape`.
+std::string formatPosition(ArrayRef<int64_t> shape, int64_t flat) {
+  SmallVector<int64_t> position(shape.size());
+  for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+    position[dim] = flat % shape[dim];
+    flat /= shape[dim];
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(position, os);
+  os << "]";
+  return s;
+}
+
+/// Reports the first index at flat position >= `first` outside the table.
+LogicalResult checkIndices(Operation *op, Value indices,
+                           RankedTensorType tableType, int64_t first = 0) {
+  int64_t numEmb = tableType.getDimSize(0);
+  if (ShapedType::isDynamic(numEmb))
+    return success();
+  std::optional<SmallVector<int64_t>> values = getConstantValues(indices);
+  if (!values)
+    return success();
+  auto shape = cast<RankedTensorType>(indices.getType()).getShape();
+  for (int64_t i = first, e = values->size(); i < e; ++i) {
+    int64_t index = (*values)[i];
+    if (index < 0 || index >= numEmb)
+      return op->emitOpError()
+             << "index " << index << " at indices" << formatPosition(shape, i)
+             << " is out of range [0, " << numEmb << ") of the table";
+  }
+  return success();
+}
+
+LogicalResult checkOp(PackedOp op) {
+  return checkIndices(op, op.getIndices(), op.getTableType());
+}
+
+LogicalResult checkOp(OffsetsOp op) {
+  std::optional<SmallVector<int64_t>> offsets =
+      getConstantValues(op.getOffsets());
+  if (!offsets)
+    return success();
+  int64_t numIndices = op.getIndicesType().getDimSize(0);
+  int64_t previous = 0;
+  for (auto [bag, offset] : llvm::enumerate(*offsets)) {
+    if (offset < previous)
+      return op.emitOpError()
+             << "offsets[" << bag << "] = " << offset
+             << (bag == 0 ? " is negative"
+                          : " is smaller than the offset before it, " +
+                                std::to_string(previous));
+    if (!ShapedType::isDynamic(numIndices) && offset > numIndices)
+      return op.emitOpError()
+             << "offsets[" << bag << "] = " << offset
+             << " exceeds the number of indices, " << numIndices;
+    previous = offset;
+  }
+  // Indices before offsets[0] belong to no bag and are never read.
+  if (offsets->empty())
+    return success();
+  return checkIndices(op, op.getIndices(), op.getTableType(), offsets->front());
+}
+
+LogicalResult checkOp(SegmentsOp op) {
+  if (failed(checkIndices(op, op.getIndices(), op.getTableType())))
+    return failure();
+  int64_t numSegments = op.getResultType().getDimSize(0);
+  if (std::optional<int64_t> n = getConstantScalar(op.getNumSegments()))
+    numSegments = *n;
+  std::optional<SmallVector<int64_t>> ids =
+      getConstantValues(op.getSegmentIds());
+  if (!ids || ShapedType::isDynamic(numSegments))
+    return success();
+  for (auto [i, id] : llvm::enumerate(*ids))
+    if (id < 0 || id >= numSegments)
+      return op.emitOpError() << "segment id " << id << " at segment_ids[" << i
+                              << "] is out of range [0, " << numSegments << ")";
+  return success();
+}
+
+struct EmbBagVerifyConstantsPass
+    : public embbag::impl::EmbBagVerifyConstantsBase<
+          EmbBagVerifyConstantsPass> {
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation()->walk([&](Operation *op) {
+      LogicalResult result =
+          llvm::TypeSwitch<Operation *, LogicalResult>(op)
+              .Case<PackedOp, OffsetsOp, SegmentsOp>(
+                  [](auto bagOp) { return checkOp(bagOp); })
+              .Default([](Operation *) { return success(); });
+      failed |= mlir::failed(result);
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace
