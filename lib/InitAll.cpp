@@ -2,8 +2,10 @@
 
 #include "embbag/InitAll.h"
 
+#include "embbag/Conversion/Passes.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h"
+#include "embbag/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -11,6 +13,11 @@ void mlir::embbag::registerAllEmbBagDialects(DialectRegistry &registry) {
   registry.insert<EmbBagDialect>();
 }
 
-void mlir::embbag::registerAllEmbBagPasses() { registerEmbBagPasses(); }
+void mlir::embbag::registerAllEmbBagPasses() {
+  registerEmbBagPasses();
+  registerEmbBagConversionPasses();
+}
 
-void mlir::embbag::registerAllEmbBagPipelines() {}
+void mlir::embbag::registerAllEmbBagPipelines() {
+  registerEmbBagToLLVMPipeline();
+}

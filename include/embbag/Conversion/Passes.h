@@ -1,0 +1,16 @@
+//===- Passes.h - EmbBag conversion passes ----------------------*- C++ -*-===//
+
+#ifndef EMBBAG_CONVERSION_PASSES_H
+#define EMBBAG_CONVERSION_PASSES_H
+
+#include "embbag/Conversion/EmbBagAssertToLLVM/EmbBagAssertToLLVM.h"
+#include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
+
+namespace mlir::embbag {
+
+#define GEN_PASS_REGISTRATION
+#include "embbag/Conversion/Passes.h.inc"
+
+} // namespace mlir::embbag
+
+#endif // EMBBAG_CONVERSION_PASSES_H

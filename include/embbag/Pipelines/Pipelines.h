@@ -1,0 +1,50 @@
+//===- Pipelines.h - EmbBag pass pipelines ----------------------*- C++ -*-===//
+
+#ifndef EMBBAG_PIPELINES_PIPELINES_H
+#define EMBBAG_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+
+namespace embbag {
+
+/// Options of `--embbag-to-llvm`.
+struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
+  PassOptions::Option<std::string> path{
+      *this, "path",
+      llvm::cl::desc("Which lowering of the embbag ops to use: 'loops' (scf "
+                     "loops with vector accumulators, every op, the default) "
+                     "or 'linalg' (linalg.generic, embbag.packed only; other "
+                     "ops take the loops path)"),
+      llvm::cl::init("loops")};
+  PassOptions::Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Width in bits of the accumulator vectors (256: AVX2, "
+                     "512: AVX-512)"),
+      llvm::cl::init(256)};
+  PassOptions::Option<unsigned> maxVectors{
+      *this, "max-vectors",
+      llvm::cl::desc("Accumulator vectors kept in registers per pass over a "
+                     "bag"),
+      llvm::cl::init(8)};
+  PassOptions::Option<bool> checks{
+      *this, "checks",
+      llvm::cl::desc("Check the runtime contract of every op and stop with a "
+                     "message on stderr when it is broken (default on)"),
+      llvm::cl::init(true)};
+};
+
+/// Adds the whole lowering from a module of func.func on tensors holding
+/// embbag, arith, tensor and bufferization ops to the LLVM dialect.
+void buildEmbBagToLLVMPipeline(OpPassManager &pm,
+                               const EmbBagToLLVMOptions &options);
+
+/// Registers `embbag-to-llvm` with the global pipeline registry.
+void registerEmbBagToLLVMPipeline();
+
+} // namespace embbag
+} // namespace mlir
+
+#endif // EMBBAG_PIPELINES_PIPELINES_H

@@ -1,0 +1,743 @@
+//===- EmbBagToLoops.cpp - Lower embbag ops to scf loops ------------------===//
+//
+// Every embbag op is brought to one normal form, a list of bags over a 2-D
+// table [num_emb, row] and a 1-D index list, and lowered by one kernel
+// builder: for each bag, for each chunk of the row, one pass over the bag's
+// indices accumulating the chunk in vector iter_args, one store per chunk.
+// The ops differ only in how a bag's range [start, end) of the index list is
+// found, which `BagRanges` below abstracts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
+
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::embbag {
+#define GEN_PASS_DEF_CONVERTEMBBAGTOLOOPS
+#include "embbag/Conversion/Passes.h.inc"
+} // namespace mlir::embbag
+
+using namespace mlir;
+using namespace mlir::embbag;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Small builders
+//===----------------------------------------------------------------------===//
+
+Value cst(ImplicitLocOpBuilder &b, int64_t v) {
+  return arith::ConstantIndexOp::create(b, v);
+}
+
+Value toIndex(ImplicitLocOpBuilder &b, Value v) {
+  return arith::IndexCastOp::create(b, b.getIndexType(), v);
+}
+
+Value extractIndex(ImplicitLocOpBuilder &b, Value tensor, ValueRange pos) {
+  return toIndex(b, tensor::ExtractOp::create(b, tensor, pos));
+}
+
+Value dim(ImplicitLocOpBuilder &b, Value tensor, int64_t d) {
+  return b.createOrFold<tensor::DimOp>(tensor, d);
+}
+
+/// Integer tensors of signed or unsigned types are reinterpreted as signless
+/// ones (arith works on signless integers only); other values pass through.
+Value toSignless(ImplicitLocOpBuilder &b, Value tensor) {
+  if (!tensor)
+    return tensor;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto intType = dyn_cast<IntegerType>(type.getElementType());
+  if (!intType || intType.isSignless())
+    return tensor;
+  return tensor::BitcastOp::create(
+      b, type.clone(IntegerType::get(b.getContext(), intType.getWidth())),
+      tensor);
+}
+
+/// The range [start, end) of bag `bag` in the index list.
+using BagRanges =
+    std::function<std::pair<Value, Value>(ImplicitLocOpBuilder &b, Value bag)>;
+
+/// The normal form of a bag op.
+struct BagProblem {
+  Operation *op;
+  Value table;        // tensor<num_emb x row x T>, T signless
+  Value indices;      // tensor<num_indices x T_IND>
+  Value weights;      // tensor<num_indices x T>, or null
+  Value defaultIndex; // index, or null; -1 means none
+  Value numBags;      // index
+  BagRanges ranges;
+  bool mean;
+  bool isUnsigned;
+};
+
+/// Per-op vectorisation choices.
+struct KernelShape {
+  int64_t lanes;      // elements per vector
+  int64_t maxVectors; // accumulator vectors per pass over a bag
+};
+
+//===----------------------------------------------------------------------===//
+// Runtime checks
+//===----------------------------------------------------------------------===//
+
+/// Builds the prefix of every check message: the op name and its location,
+/// so that a stopped program says which op of which file broke.
+std::string checkPrefix(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << op->getName() << " at ";
+  op->getLoc().print(os);
+  os << ": ";
+  return s;
+}
+
+void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
+                StringRef what) {
+  cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
+}
+
+/// Folds `isOk(i)` with `and` over i in [lb, ub) and asserts the result.
+/// The loop carries only an i1, so it stays a cheap streaming pass over the
+/// index-like operand, apart from the row loops.
+void emitCheckLoop(ImplicitLocOpBuilder &b, Operation *op, Value lb, Value ub,
+                   function_ref<Value(ImplicitLocOpBuilder &, Value)> isOk,
+                   StringRef what) {
+  Value init = arith::ConstantIntOp::create(b, 1, 1);
+  auto loop = scf::ForOp::create(
+      b, lb, ub, cst(b, 1), ValueRange{init},
+      [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value ok = arith::AndIOp::create(ib, iterArgs[0], isOk(ib, i));
+        scf::YieldOp::create(ib, ok);
+      });
+  emitAssert(b, op, loop.getResult(0), what);
+}
+
+/// Checks that every index in positions [lb, ub) lies in [0, num_emb).
+/// Negative indices become huge in the unsigned comparison.
+void checkIndices(ImplicitLocOpBuilder &b, const BagProblem &p, Value lb,
+                  Value ub) {
+  Value numEmb = dim(b, p.table, 0);
+  emitCheckLoop(
+      b, p.op, lb, ub,
+      [&](ImplicitLocOpBuilder &ib, Value i) {
+        Value index = extractIndex(ib, p.indices, i);
+        return arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, index,
+                                     numEmb);
+      },
+      "index out of range [0, num_emb)");
+}
+
+/// Checks that a given default index is -1 or lies in [0, num_emb), whether
+/// or not a bag uses it.
+void checkDefault(ImplicitLocOpBuilder &b, const BagProblem &p) {
+  if (!p.defaultIndex)
+    return;
+  Value numEmb = dim(b, p.table, 0);
+  Value inRange = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                        p.defaultIndex, numEmb);
+  Value none = arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                     p.defaultIndex, cst(b, -1));
+  emitAssert(b, p.op, arith::OrIOp::create(b, inRange, none),
+             "default index out of range [0, num_emb) and not -1");
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+class KernelBuilder {
+public:
+  KernelBuilder(ImplicitLocOpBuilder &b, const BagProblem &p, KernelShape shape)
+      : b(b), p(p), shape(shape) {
+    auto tableType = cast<RankedTensorType>(p.table.getType());
+    storageType = tableType.getElementType();
+    // f16 and bf16 accumulate in f32 and round once when storing.
+    accType = storageType.isF16() || storageType.isBF16() ? b.getF32Type()
+                                                          : storageType;
+    vecStorageType = VectorType::get({shape.lanes}, storageType);
+    vecAccType = VectorType::get({shape.lanes}, accType);
+    rowLength = tableType.getDimSize(1);
+  }
+
+  /// Returns the [num_bags, row] result tensor.
+  Value build() {
+    Value row = dim(b, p.table, 1);
+    Value init = tensor::EmptyOp::create(
+        b, getAsOpFoldResult(ValueRange{p.numBags, row}), storageType);
+    auto bagLoop = scf::ForOp::create(
+        b, cst(b, 0), p.numBags, cst(b, 1), ValueRange{init},
+        [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          scf::YieldOp::create(ib, buildBag(ib, bag, iterArgs[0], row));
+        });
+    return bagLoop.getResult(0);
+  }
+
+private:
+  /// Emits the chunks of one bag: full chunks of `maxVectors` unmasked
+  /// vectors in a loop, then one epilogue chunk with masked vectors.
+  Value buildBag(ImplicitLocOpBuilder &ib, Value bag, Value out, Value row) {
+    auto [start, end] = p.ranges(ib, bag);
+    Value count = arith::SubIOp::create(ib, end, start);
+    int64_t chunk = shape.lanes * shape.maxVectors;
+    Value chunkSize = cst(ib, chunk);
+    Value numFull = arith::DivUIOp::create(ib, row, chunkSize);
+    Value mainEnd = arith::MulIOp::create(ib, numFull, chunkSize);
+    auto chunkLoop = scf::ForOp::create(
+        ib, cst(ib, 0), mainEnd, chunkSize, ValueRange{out},
+        [&](OpBuilder &nested, Location loc, Value col, ValueRange iterArgs) {
+          ImplicitLocOpBuilder cb(loc, nested);
+          SmallVector<Value> masks(shape.maxVectors, nullptr);
+          scf::YieldOp::create(cb, buildChunk(cb, bag, start, end, count, col,
+                                              masks, iterArgs[0]));
+        });
+    out = chunkLoop.getResult(0);
+
+    // The epilogue: the last row % chunk elements.
+    if (!ShapedType::isDynamic(rowLength)) {
+      int64_t rest = rowLength % chunk;
+      if (rest == 0)
+        return out;
+      int64_t numVectors = llvm::divideCeil(rest, shape.lanes);
+      SmallVector<Value> masks(numVectors, nullptr);
+      if (rest % shape.lanes)
+        masks.back() = vector::CreateMaskOp::create(
+            ib, VectorType::get({shape.lanes}, ib.getI1Type()),
+            ArrayRef<OpFoldResult>{ib.getIndexAttr(rest % shape.lanes)});
+      return buildChunk(ib, bag, start, end, count, mainEnd, masks, out);
+    }
+    Value rest = arith::SubIOp::create(ib, row, mainEnd);
+    Value hasRest =
+        arith::CmpIOp::create(ib, arith::CmpIPredicate::ne, rest, cst(ib, 0));
+    auto ifOp = scf::IfOp::create(
+        ib, hasRest,
+        [&](OpBuilder &nested, Location loc) {
+          ImplicitLocOpBuilder tb(loc, nested);
+          SmallVector<Value> masks;
+          for (int64_t u = 0; u < shape.maxVectors; ++u) {
+            // create_mask clamps: a negative size gives an all-false mask.
+            Value size =
+                arith::SubIOp::create(tb, rest, cst(tb, u * shape.lanes));
+            masks.push_back(vector::CreateMaskOp::create(
+                tb, VectorType::get({shape.lanes}, tb.getI1Type()),
+                ValueRange{size}));
+          }
+          scf::YieldOp::create(
+              tb, buildChunk(tb, bag, start, end, count, mainEnd, masks, out));
+        },
+        [&](OpBuilder &nested, Location loc) {
+          scf::YieldOp::create(nested, loc, out);
+        });
+    return ifOp.getResult(0);
+  }
+
+  /// Reads `table[rowIndex, col : col + lanes]` (masked when `mask` is set)
+  /// as accumulator vector.
+  Value readRow(ImplicitLocOpBuilder &cb, Value rowIndex, Value col,
+                Value mask) {
+    Value pad = arith::ConstantOp::create(cb, cb.getZeroAttr(storageType));
+    auto map = AffineMap::getMinorIdentityMap(2, 1, cb.getContext());
+    Value v = vector::TransferReadOp::create(
+        cb, vecStorageType, p.table, ValueRange{rowIndex, col},
+        AffineMapAttr::get(map), pad, mask, cb.getBoolArrayAttr({true}));
+    if (accType != storageType)
+      v = arith::ExtFOp::create(cb, vecAccType, v);
+    return v;
+  }
+
+  /// Emits one chunk of `masks.size()` vectors at column `col`: the pass
+  /// over the bag, empty-bag default, mean, and the stores.
+  Value buildChunk(ImplicitLocOpBuilder &cb, Value bag, Value start, Value end,
+                   Value count, Value col, ArrayRef<Value> masks, Value out) {
+    int64_t numVectors = masks.size();
+    SmallVector<Value> cols;
+    for (int64_t u = 0; u < numVectors; ++u)
+      cols.push_back(
+          u == 0 ? col
+                 : arith::AddIOp::create(cb, col, cst(cb, u * shape.lanes)));
+    Value zero = arith::ConstantOp::create(
+        cb, vecAccType,
+        DenseElementsAttr::get(vecAccType, cb.getZeroAttr(accType)));
+    SmallVector<Value> inits(numVectors, zero);
+    bool isFloat = isa<FloatType>(accType);
+
+    auto indexLoop = scf::ForOp::create(
+        cb, start, end, cst(cb, 1), inits,
+        [&](OpBuilder &nested, Location loc, Value j, ValueRange accs) {
+          ImplicitLocOpBuilder lb(loc, nested);
+          Value rowIndex = extractIndex(lb, p.indices, j);
+          Value weight;
+          if (p.weights) {
+            Value w = tensor::ExtractOp::create(lb, p.weights, j);
+            if (accType != storageType)
+              w = arith::ExtFOp::create(lb, accType, w);
+            weight = vector::BroadcastOp::create(lb, vecAccType, w);
+          }
+          SmallVector<Value> next;
+          for (int64_t u = 0; u < numVectors; ++u) {
+            Value rowVec = readRow(lb, rowIndex, cols[u], masks[u]);
+            Value acc = accs[u];
+            if (isFloat) {
+              next.push_back(
+                  weight ? vector::FMAOp::create(lb, rowVec, weight, acc)
+                               .getResult()
+                         : arith::AddFOp::create(lb, acc, rowVec).getResult());
+            } else {
+              if (weight)
+                rowVec = arith::MulIOp::create(lb, rowVec, weight);
+              next.push_back(arith::AddIOp::create(lb, acc, rowVec));
+            }
+          }
+          scf::YieldOp::create(lb, next);
+        });
+    SmallVector<Value> accs(indexLoop.getResults());
+
+    // An empty bag takes the default row, unweighted, when one is given.
+    if (p.defaultIndex) {
+      Value isEmpty = arith::CmpIOp::create(cb, arith::CmpIPredicate::eq, count,
+                                            cst(cb, 0));
+      Value hasDefault = arith::CmpIOp::create(cb, arith::CmpIPredicate::sge,
+                                               p.defaultIndex, cst(cb, 0));
+      Value useDefault = arith::AndIOp::create(cb, isEmpty, hasDefault);
+      auto ifOp = scf::IfOp::create(
+          cb, useDefault,
+          [&](OpBuilder &nested, Location loc) {
+            ImplicitLocOpBuilder tb(loc, nested);
+            SmallVector<Value> rows;
+            for (int64_t u = 0; u < numVectors; ++u)
+              rows.push_back(readRow(tb, p.defaultIndex, cols[u], masks[u]));
+            scf::YieldOp::create(tb, rows);
+          },
+          [&](OpBuilder &nested, Location loc) {
+            scf::YieldOp::create(nested, loc, accs);
+          });
+      accs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+    }
+
+    if (p.mean)
+      divideByCount(cb, accs, count);
+
+    for (int64_t u = 0; u < numVectors; ++u) {
+      Value v = accs[u];
+      if (accType != storageType)
+        v = arith::TruncFOp::create(cb, vecStorageType, v);
+      auto map = AffineMap::getMinorIdentityMap(2, 1, cb.getContext());
+      out = vector::TransferWriteOp::create(
+                cb, out.getType(), v, out, ValueRange{bag, cols[u]},
+                AffineMapAttr::get(map), masks[u], cb.getBoolArrayAttr({true}))
+                .getResult();
+    }
+    return out;
+  }
+
+  /// Divides the accumulators by max(count, 1): an empty bag keeps its
+  /// default row or zeros. Integers divide the wrapped sum by the true count
+  /// in 64 bits, truncating toward zero (unsigned types divide unsigned).
+  void divideByCount(ImplicitLocOpBuilder &cb, SmallVectorImpl<Value> &accs,
+                     Value count) {
+    Value divisor = arith::MaxUIOp::create(cb, count, cst(cb, 1));
+    if (auto floatType = dyn_cast<FloatType>(accType)) {
+      Value d = arith::UIToFPOp::create(
+          cb, floatType,
+          arith::IndexCastUIOp::create(cb, cb.getI64Type(), divisor));
+      Value dv = vector::BroadcastOp::create(cb, vecAccType, d);
+      for (Value &acc : accs)
+        acc = arith::DivFOp::create(cb, acc, dv);
+      return;
+    }
+    auto wideType = VectorType::get({shape.lanes}, cb.getI64Type());
+    Value d = arith::IndexCastUIOp::create(cb, cb.getI64Type(), divisor);
+    Value dv = vector::BroadcastOp::create(cb, wideType, d);
+    bool narrow = accType.getIntOrFloatBitWidth() < 64;
+    for (Value &acc : accs) {
+      Value wide = acc;
+      if (narrow)
+        wide = p.isUnsigned
+                   ? arith::ExtUIOp::create(cb, wideType, acc).getResult()
+                   : arith::ExtSIOp::create(cb, wideType, acc).getResult();
+      Value q = p.isUnsigned ? arith::DivUIOp::create(cb, wide, dv).getResult()
+                             : arith::DivSIOp::create(cb, wide, dv).getResult();
+      acc = narrow ? arith::TruncIOp::create(cb, vecAccType, q).getResult() : q;
+    }
+  }
+
+  ImplicitLocOpBuilder &b;
+  const BagProblem &p;
+  KernelShape shape;
+  Type storageType, accType;
+  VectorType vecStorageType, vecAccType;
+  int64_t rowLength;
+};
+
+//===----------------------------------------------------------------------===//
+// From an op to its normal form and back
+//===----------------------------------------------------------------------===//
+
+/// Flattens the table's row dimensions: [num_emb, d1, ..., dk] becomes
+/// [num_emb, d1 * ... * dk] (a rank-1 table gets a row of one element).
+Value flattenTable(ImplicitLocOpBuilder &b, Value table) {
+  auto type = cast<RankedTensorType>(table.getType());
+  int64_t rank = type.getRank();
+  if (rank == 2)
+    return table;
+  if (rank == 1) {
+    SmallVector<int64_t> shape{type.getDimSize(0), 1};
+    SmallVector<OpFoldResult> sizes{
+        tensor::getMixedSize(b, b.getLoc(), table, 0), b.getIndexAttr(1)};
+    return tensor::ExpandShapeOp::create(b, type.clone(shape), table,
+                                         {ReassociationIndices{0, 1}}, sizes);
+  }
+  ReassociationIndices rowDims;
+  for (int64_t d = 1; d < rank; ++d)
+    rowDims.push_back(d);
+  return tensor::CollapseShapeOp::create(
+      b, table, ArrayRef<ReassociationIndices>{{0}, rowDims});
+}
+
+/// Turns the [num_bags, row] kernel result into the op's result type.
+Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
+                      RankedTensorType resultType, Value originalTable,
+                      Value numBags) {
+  int64_t rank = resultType.getRank();
+  auto signlessType = resultType.clone(
+      cast<RankedTensorType>(result.getType()).getElementType());
+  Value shaped = result;
+  if (rank == 1) {
+    shaped = tensor::CollapseShapeOp::create(
+        b, signlessType, result,
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1}});
+  } else if (rank > 2) {
+    SmallVector<OpFoldResult> sizes{getAsOpFoldResult(numBags)};
+    ReassociationIndices rowDims;
+    for (int64_t d = 1; d < rank; ++d) {
+      sizes.push_back(tensor::getMixedSize(b, b.getLoc(), originalTable, d));
+      rowDims.push_back(d);
+    }
+    shaped = tensor::ExpandShapeOp::create(
+        b, signlessType, result, ArrayRef<ReassociationIndices>{{0}, rowDims},
+        sizes);
+  }
+  if (shaped.getType() != resultType) {
+    // Back to si/ui element types, and to the static result dims a dynamic
+    // operand may not have given.
+    if (cast<RankedTensorType>(shaped.getType()).getElementType() !=
+        resultType.getElementType())
+      shaped =
+          tensor::BitcastOp::create(b,
+                                    cast<RankedTensorType>(shaped.getType())
+                                        .clone(resultType.getElementType()),
+                                    shaped);
+    if (shaped.getType() != resultType)
+      shaped = tensor::CastOp::create(b, resultType, shaped);
+  }
+  return shaped;
+}
+
+KernelShape chooseShape(RankedTensorType tableType, unsigned vectorBits,
+                        unsigned maxVectors) {
+  Type element = tableType.getElementType();
+  unsigned accBits = element.isF16() || element.isBF16()
+                         ? 32
+                         : element.getIntOrFloatBitWidth();
+  KernelShape shape;
+  shape.lanes = std::max<int64_t>(1, vectorBits / accBits);
+  shape.maxVectors = std::max<int64_t>(1, maxVectors);
+  // A short static row needs fewer vectors than the register budget.
+  int64_t row = 1;
+  for (int64_t d : tableType.getShape().drop_front())
+    row = ShapedType::isDynamic(d) || ShapedType::isDynamic(row)
+              ? ShapedType::kDynamic
+              : row * d;
+  if (!ShapedType::isDynamic(row))
+    shape.maxVectors = std::clamp<int64_t>(llvm::divideCeil(row, shape.lanes),
+                                           1, shape.maxVectors);
+  return shape;
+}
+
+bool isUnsignedElement(RankedTensorType type) {
+  auto intType = dyn_cast<IntegerType>(type.getElementType());
+  return intType && intType.isUnsigned();
+}
+
+template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
+  BagOpLowering(MLIRContext *ctx, const ConvertEmbBagToLoopsOptions &options)
+      : OpRewritePattern<OpTy>(ctx), options(options) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    BagProblem p;
+    p.op = op;
+    p.table = flattenTable(b, toSignless(b, op.getTable()));
+    p.mean = op.isMean();
+    p.isUnsigned = isUnsignedElement(op.getTableType());
+    if (failed(normalize(b, op, p)))
+      return failure();
+    KernelShape shape =
+        chooseShape(op.getTableType(), options.vectorBits, options.maxVectors);
+    Value result = KernelBuilder(b, p, shape).build();
+    rewriter.replaceOp(op, unflattenResult(b, result, op.getResultType(),
+                                           op.getTable(), p.numBags));
+    return success();
+  }
+
+  LogicalResult normalize(ImplicitLocOpBuilder &b, OpTy op,
+                          BagProblem &p) const;
+
+  ConvertEmbBagToLoopsOptions options;
+};
+
+template <>
+LogicalResult BagOpLowering<PackedOp>::normalize(ImplicitLocOpBuilder &b,
+                                                 PackedOp op,
+                                                 BagProblem &p) const {
+  auto flatten = [&](Value v) -> Value {
+    return tensor::CollapseShapeOp::create(
+        b, v, ArrayRef<ReassociationIndices>{{0, 1}});
+  };
+  p.indices = flatten(op.getIndices());
+  p.weights =
+      op.getWeights() ? flatten(toSignless(b, op.getWeights())) : Value();
+  p.numBags = dim(b, op.getIndices(), 0);
+  Value perBag = dim(b, op.getIndices(), 1);
+  p.ranges = [perBag](ImplicitLocOpBuilder &ib, Value bag) {
+    Value start = arith::MulIOp::create(ib, bag, perBag);
+    return std::make_pair(start,
+                          arith::AddIOp::create(ib, start, perBag).getResult());
+  };
+  if (options.checks)
+    checkIndices(b, p, cst(b, 0), dim(b, p.indices, 0));
+  return success();
+}
+
+template <>
+LogicalResult BagOpLowering<OffsetsOp>::normalize(ImplicitLocOpBuilder &b,
+                                                  OffsetsOp op,
+                                                  BagProblem &p) const {
+  p.indices = op.getIndices();
+  p.weights = toSignless(b, op.getWeights());
+  if (op.getDefaultIndex())
+    p.defaultIndex = toIndex(b, op.getDefaultIndex());
+  Value offsets = op.getOffsets();
+  Value numBags = p.numBags = dim(b, offsets, 0);
+  Value numIndices = dim(b, p.indices, 0);
+  p.ranges = [=](ImplicitLocOpBuilder &ib, Value bag) {
+    Value start = extractIndex(ib, offsets, bag);
+    // The last bag runs to the end of the indices.
+    Value next = arith::AddIOp::create(ib, bag, cst(ib, 1));
+    Value isLast =
+        arith::CmpIOp::create(ib, arith::CmpIPredicate::eq, next, numBags);
+    Value safeNext = arith::SelectOp::create(ib, isLast, bag, next);
+    Value nextOffset = extractIndex(ib, offsets, safeNext);
+    Value end = arith::SelectOp::create(ib, isLast, numIndices, nextOffset);
+    return std::make_pair(start, end);
+  };
+  if (!options.checks)
+    return success();
+  // Offsets: non-negative, non-decreasing, at most num_indices.
+  Value ok = arith::ConstantIntOp::create(b, 1, 1);
+  auto loop = scf::ForOp::create(
+      b, cst(b, 0), numBags, cst(b, 1), ValueRange{ok, cst(b, 0)},
+      [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value offset = extractIndex(ib, offsets, i);
+        Value notBefore = arith::CmpIOp::create(ib, arith::CmpIPredicate::sle,
+                                                iterArgs[1], offset);
+        Value notAfter = arith::CmpIOp::create(ib, arith::CmpIPredicate::sle,
+                                               offset, numIndices);
+        Value good = arith::AndIOp::create(
+            ib, iterArgs[0], arith::AndIOp::create(ib, notBefore, notAfter));
+        scf::YieldOp::create(ib, ValueRange{good, offset});
+      });
+  emitAssert(b, op, loop.getResult(0),
+             "offsets must be non-negative, non-decreasing and at most the "
+             "number of indices");
+  // Only the indices from offsets[0] on are read, and none without bags.
+  Value hasBags =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ne, numBags, cst(b, 0));
+  auto firstOffset = scf::IfOp::create(
+      b, hasBags,
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        scf::YieldOp::create(tb, extractIndex(tb, offsets, cst(tb, 0)));
+      },
+      [&](OpBuilder &nested, Location loc) {
+        scf::YieldOp::create(nested, loc, numIndices);
+      });
+  checkIndices(b, p, firstOffset.getResult(0), numIndices);
+  checkDefault(b, p);
+  return success();
+}
+
+template <>
+LogicalResult BagOpLowering<SegmentsOp>::normalize(ImplicitLocOpBuilder &b,
+                                                   SegmentsOp op,
+                                                   BagProblem &p) const {
+  Value indices = op.getIndices();
+  Value weights = toSignless(b, op.getWeights());
+  Value ids = op.getSegmentIds();
+  if (op.getDefaultIndex())
+    p.defaultIndex = toIndex(b, op.getDefaultIndex());
+  Value numSegments = toIndex(b, op.getNumSegments());
+  Value numIndices = dim(b, indices, 0);
+  p.indices = indices;
+  p.weights = weights;
+  if (options.checks) {
+    emitAssert(b, op,
+               arith::CmpIOp::create(b, arith::CmpIPredicate::sge, numSegments,
+                                     cst(b, 0)),
+               "num_segments must be non-negative");
+    emitCheckLoop(
+        b, op, cst(b, 0), numIndices,
+        [&](ImplicitLocOpBuilder &ib, Value i) {
+          return arith::CmpIOp::create(ib, arith::CmpIPredicate::ult,
+                                       extractIndex(ib, ids, i), numSegments);
+        },
+        "segment id out of range [0, num_segments)");
+    checkIndices(b, p, cst(b, 0), numIndices);
+    checkDefault(b, p);
+  }
+  // A histogram of the ids and its prefix sum give each segment's range
+  // [starts[s], starts[s + 1]) in the ids sorted stably.
+  Value one = cst(b, 1);
+  Value numStarts = arith::AddIOp::create(b, numSegments, one);
+  Value zeros = tensor::SplatOp::create(
+      b, RankedTensorType::get({ShapedType::kDynamic}, b.getIndexType()),
+      cst(b, 0), ValueRange{numStarts});
+  Value isSortedInit = arith::ConstantIntOp::create(b, 1, 1);
+  auto histogram = scf::ForOp::create(
+      b, cst(b, 0), numIndices, one, ValueRange{zeros, isSortedInit, cst(b, 0)},
+      [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value id = extractIndex(ib, ids, i);
+        Value slot = arith::AddIOp::create(ib, id, cst(ib, 1));
+        Value n = tensor::ExtractOp::create(ib, iterArgs[0], slot);
+        Value counts = tensor::InsertOp::create(
+            ib, arith::AddIOp::create(ib, n, cst(ib, 1)), iterArgs[0], slot);
+        Value sorted = arith::AndIOp::create(
+            ib, iterArgs[1],
+            arith::CmpIOp::create(ib, arith::CmpIPredicate::sle, iterArgs[2],
+                                  id));
+        scf::YieldOp::create(ib, ValueRange{counts, sorted, id});
+      });
+  auto prefix = scf::ForOp::create(
+      b, one, numStarts, one, ValueRange{histogram.getResult(0)},
+      [&](OpBuilder &nested, Location loc, Value s, ValueRange iterArgs) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value prev = arith::SubIOp::create(ib, s, cst(ib, 1));
+        Value sum = arith::AddIOp::create(
+            ib, tensor::ExtractOp::create(ib, iterArgs[0], prev),
+            tensor::ExtractOp::create(ib, iterArgs[0], s));
+        scf::YieldOp::create(
+            ib, tensor::InsertOp::create(ib, sum, iterArgs[0], s).getResult());
+      });
+  Value starts = prefix.getResult(0);
+
+  // Unsorted ids: bucket the indices (and weights) by segment, stably.
+  auto sortedIf = scf::IfOp::create(
+      b, histogram.getResult(1),
+      [&](OpBuilder &nested, Location loc) {
+        SmallVector<Value> same{indices};
+        if (weights)
+          same.push_back(weights);
+        scf::YieldOp::create(nested, loc, same);
+      },
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        SmallVector<Value> inits{
+            tensor::EmptyOp::create(tb,
+                                    getAsOpFoldResult(ValueRange{numIndices}),
+                                    getElementTypeOrSelf(indices.getType())),
+            starts};
+        if (weights)
+          inits.push_back(tensor::EmptyOp::create(
+              tb, getAsOpFoldResult(ValueRange{numIndices}),
+              getElementTypeOrSelf(weights.getType())));
+        auto bucket = scf::ForOp::create(
+            tb, cst(tb, 0), numIndices, cst(tb, 1), inits,
+            [&](OpBuilder &n2, Location l2, Value i, ValueRange iterArgs) {
+              ImplicitLocOpBuilder ib(l2, n2);
+              Value id = extractIndex(ib, ids, i);
+              Value pos = tensor::ExtractOp::create(ib, iterArgs[1], id);
+              SmallVector<Value> next;
+              next.push_back(tensor::InsertOp::create(
+                  ib, tensor::ExtractOp::create(ib, indices, i), iterArgs[0],
+                  pos));
+              next.push_back(tensor::InsertOp::create(
+                  ib, arith::AddIOp::create(ib, pos, cst(ib, 1)), iterArgs[1],
+                  id));
+              if (weights)
+                next.push_back(tensor::InsertOp::create(
+                    ib, tensor::ExtractOp::create(ib, weights, i), iterArgs[2],
+                    pos));
+              scf::YieldOp::create(ib, next);
+            });
+        SmallVector<Value> results{bucket.getResult(0)};
+        if (weights)
+          results.push_back(bucket.getResult(2));
+        auto castTo = [&](Value v, Type t) -> Value {
+          return v.getType() == t ? v : tensor::CastOp::create(tb, t, v);
+        };
+        results[0] = castTo(results[0], indices.getType());
+        if (weights)
+          results[1] = castTo(results[1], weights.getType());
+        scf::YieldOp::create(tb, results);
+      });
+  p.indices = sortedIf.getResult(0);
+  if (weights)
+    p.weights = sortedIf.getResult(1);
+  p.numBags = numSegments;
+  p.ranges = [starts](ImplicitLocOpBuilder &ib, Value bag) {
+    Value start = tensor::ExtractOp::create(ib, starts, bag);
+    Value next = arith::AddIOp::create(ib, bag, cst(ib, 1));
+    Value end = tensor::ExtractOp::create(ib, starts, next);
+    return std::make_pair(start, end);
+  };
+  return success();
+}
+
+struct ConvertEmbBagToLoopsPass
+    : public embbag::impl::ConvertEmbBagToLoopsBase<ConvertEmbBagToLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ConvertEmbBagToLoopsOptions options{vectorBits, maxVectors, checks};
+    RewritePatternSet patterns(&getContext());
+    populateEmbBagToLoopsPatterns(patterns, options);
+    // Each op is rewritten once into ops of other dialects: a walk suffices.
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    WalkResult leftover = getOperation()->walk([](Operation *op) {
+      if (isa<PackedOp, OffsetsOp, SegmentsOp>(op)) {
+        op->emitOpError("could not be lowered to loops");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (leftover.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::embbag::populateEmbBagToLoopsPatterns(
+    RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options) {
+  patterns.add<BagOpLowering<PackedOp>, BagOpLowering<OffsetsOp>,
+               BagOpLowering<SegmentsOp>>(patterns.getContext(), options);
+}

@@ -1,0 +1,92 @@
+//===- Pipelines.cpp - EmbBag pass pipelines ------------------------------===//
+//
+// `embbag-to-llvm`: embbag ops on tensors all the way to the LLVM dialect.
+//
+//   embbag-verify-constants            reject constant operands out of range
+//   convert-embbag-to-loops            scf loops + vector accumulators
+//   canonicalize, cse
+//   one-shot-bufferize                 identity layouts at function boundaries
+//   buffer-deallocation-pipeline
+//   convert-embbag-assert-to-llvm      checks report on stderr, then abort
+//   convert-vector-to-scf, lower-affine, convert-scf-to-cf
+//   expand-strided-metadata
+//   convert-{vector,memref,arith,math,index,ub,func,cf}-to-llvm
+//   reconcile-unrealized-casts
+//
+//===----------------------------------------------------------------------===//
+
+#include "embbag/Pipelines/Pipelines.h"
+
+#include "embbag/Conversion/Passes.h"
+#include "embbag/Dialect/EmbBag/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::embbag::buildEmbBagToLLVMPipeline(
+    OpPassManager &pm, const EmbBagToLLVMOptions &options) {
+  pm.addPass(createEmbBagVerifyConstants());
+
+  ConvertEmbBagToLoopsOptions loops;
+  loops.vectorBits = options.vectorBits;
+  loops.maxVectors = options.maxVectors;
+  loops.checks = options.checks;
+  pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLoops(loops));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createCanonicalizerPass());
+
+  pm.addPass(createConvertEmbBagAssertToLLVM());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::embbag::registerEmbBagToLLVMPipeline() {
+  PassPipelineRegistration<EmbBagToLLVMOptions>(
+      "embbag-to-llvm",
+      "Lower embbag ops on tensors (with func, arith, tensor and "
+      "bufferization ops) to the LLVM dialect, ready for mlir-runner and "
+      "mlir-translate --mlir-to-llvmir",
+      buildEmbBagToLLVMPipeline);
+}
