@@ -7,6 +7,7 @@
 //   canonicalize, cse
 //   one-shot-bufferize                 identity layouts at function boundaries
 //   buffer-deallocation-pipeline
+//   convert-linalg-to-loops            what bufferization left as linalg
 //   convert-embbag-assert-to-llvm      checks report on stderr, then abort
 //   convert-vector-to-scf, lower-affine, convert-scf-to-cf
 //   expand-strided-metadata
@@ -35,6 +36,7 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -62,6 +64,8 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createCanonicalizerPass());
+  // Bufferization leaves linalg ops behind (tensor.splat becomes linalg.map).
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
 
   pm.addPass(createConvertEmbBagAssertToLLVM());
   pm.addPass(createConvertVectorToSCFPass());

@@ -99,8 +99,10 @@ struct KernelShape {
 std::string checkPrefix(Operation *op) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << op->getName() << " at ";
-  op->getLoc().print(os);
+  os << op->getName();
+  if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << " at " << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+       << ":" << fileLoc.getColumn();
   os << ": ";
   return s;
 }
@@ -463,7 +465,11 @@ KernelShape chooseShape(RankedTensorType tableType, unsigned vectorBits,
     row = ShapedType::isDynamic(d) || ShapedType::isDynamic(row)
               ? ShapedType::kDynamic
               : row * d;
-  if (!ShapedType::isDynamic(row))
+  if (!ShapedType::isDynamic(row) && row < shape.lanes) {
+    // A row shorter than one vector is read whole, without a mask.
+    shape.lanes = std::max<int64_t>(row, 1);
+    shape.maxVectors = 1;
+  } else if (!ShapedType::isDynamic(row))
     shape.maxVectors = std::clamp<int64_t>(llvm::divideCeil(row, shape.lanes),
                                            1, shape.maxVectors);
   return shape;
