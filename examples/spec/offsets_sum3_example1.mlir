@@ -1,0 +1,20 @@
+// EmbeddingBagOffsetsSum-3 (EmbeddingBagOffsets with reduction sum), Example 1:
+// per_sample_weights given, default_index 0 fills the empty second bag with
+// row 0 of the table. Indices of type i64 (T_IND is int32 or int64).
+// Spec: shared/spec/002_c1e3be105f670249.txt (Japanese)
+//
+// Expected output: [[-1.05, -1.2], [-0.2, -0.6], [-0.1, 0.4]]
+
+func.func @main() {
+  %table = arith.constant dense<[[-0.2, -0.6], [-0.1, -0.4], [-1.9, -1.8], [-1.0, 1.5], [0.8, -0.7]]> : tensor<5x2xf32>
+  %indices = arith.constant dense<[0, 2, 3, 4]> : tensor<4xi64>
+  %offsets = arith.constant dense<[0, 2, 2]> : tensor<3xi64>
+  %default = arith.constant 0 : i64
+  %weights = arith.constant dense<[0.5, 0.5, 0.5, 0.5]> : tensor<4xf32>
+  %r = embbag.offsets sum %table[%indices] offsets(%offsets) default(%default) weights(%weights) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64, tensor<4xf32>) -> tensor<3x2xf32>
+  %u = tensor.cast %r : tensor<3x2xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func private @printMemrefF32(tensor<*xf32>) attributes { llvm.emit_c_interface }
