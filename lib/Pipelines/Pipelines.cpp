@@ -5,6 +5,7 @@
 //   embbag-verify-constants            reject constant operands out of range
 //   convert-embbag-to-loops            scf loops + vector accumulators
 //   canonicalize, cse
+//   eliminate-empty-tensors            write into the caller's buffer
 //   one-shot-bufferize                 identity layouts at function boundaries
 //   buffer-deallocation-pipeline
 //   convert-linalg-to-loops            what bufferization left as linalg
@@ -56,6 +57,9 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  // Kernels that materialize their result into a caller's buffer compute in
+  // that buffer directly instead of in a new one that is then copied.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

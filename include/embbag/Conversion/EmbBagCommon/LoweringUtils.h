@@ -1,0 +1,69 @@
+//===- LoweringUtils.h - Helpers shared by the embbag lowerings -*- C++ -*-===//
+//
+// Building blocks of both lowerings (loops and linalg): reshaping tables to
+// [num_emb, row] and results back, signless views of si/ui tensors, and the
+// runtime checks of the ops' contracts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EMBBAG_CONVERSION_EMBBAGCOMMON_LOWERINGUTILS_H
+#define EMBBAG_CONVERSION_EMBBAGCOMMON_LOWERINGUTILS_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::embbag::lowering {
+
+/// An index constant.
+Value cst(ImplicitLocOpBuilder &b, int64_t v);
+
+/// `index_cast` of an i32/i64 value to index.
+Value toIndex(ImplicitLocOpBuilder &b, Value v);
+
+/// Extracts the i32/i64 element at `pos` of `tensor` as an index.
+Value extractIndex(ImplicitLocOpBuilder &b, Value tensor, ValueRange pos);
+
+/// The size of dimension `d` of `tensor` (a constant when static).
+Value dim(ImplicitLocOpBuilder &b, Value tensor, int64_t d);
+
+/// Integer tensors of signed or unsigned types are reinterpreted as signless
+/// ones (arith works on signless integers only); other values, and null,
+/// pass through.
+Value toSignless(ImplicitLocOpBuilder &b, Value tensor);
+
+/// Emits `cf.assert ok` with a message naming `op`, its location and `what`.
+void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
+                StringRef what);
+
+/// Folds `isOk(i)` with `and` over i in [lb, ub) and asserts the result.
+void emitCheckLoop(ImplicitLocOpBuilder &b, Operation *op, Value lb, Value ub,
+                   function_ref<Value(ImplicitLocOpBuilder &, Value)> isOk,
+                   StringRef what);
+
+/// Checks that the indices at positions [lb, ub) of the 1-D `indices` lie in
+/// [0, num_emb) of the 2-D `table`.
+void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
+                  Value indices, Value lb, Value ub);
+
+/// Checks that `defaultIndex` (an index, or null for none) is -1 or lies in
+/// [0, num_emb), whether or not a bag uses it.
+void checkDefault(ImplicitLocOpBuilder &b, Operation *op, Value table,
+                  Value defaultIndex);
+
+/// Flattens the table's row dimensions: [num_emb, d1, ..., dk] becomes
+/// [num_emb, d1 * ... * dk] (a rank-1 table gets a row of one element).
+Value flattenTable(ImplicitLocOpBuilder &b, Value table);
+
+/// Turns a [num_bags, row] result into `resultType` (row dims, si/ui element
+/// type, static dims).
+Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
+                      RankedTensorType resultType, Value originalTable,
+                      Value numBags);
+
+/// Whether `type` has an unsigned integer element type.
+bool isUnsignedElement(RankedTensorType type);
+
+} // namespace mlir::embbag::lowering
+
+#endif // EMBBAG_CONVERSION_EMBBAGCOMMON_LOWERINGUTILS_H

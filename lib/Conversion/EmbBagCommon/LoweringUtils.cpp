@@ -1,0 +1,174 @@
+//===- LoweringUtils.cpp - Helpers shared by the embbag lowerings ---------===//
+
+#include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace mlir::embbag::lowering {
+
+Value cst(ImplicitLocOpBuilder &b, int64_t v) {
+  return arith::ConstantIndexOp::create(b, v);
+}
+
+Value toIndex(ImplicitLocOpBuilder &b, Value v) {
+  return arith::IndexCastOp::create(b, b.getIndexType(), v);
+}
+
+Value extractIndex(ImplicitLocOpBuilder &b, Value tensor, ValueRange pos) {
+  return toIndex(b, tensor::ExtractOp::create(b, tensor, pos));
+}
+
+Value dim(ImplicitLocOpBuilder &b, Value tensor, int64_t d) {
+  return b.createOrFold<tensor::DimOp>(tensor, d);
+}
+
+/// Integer tensors of signed or unsigned types are reinterpreted as signless
+/// ones (arith works on signless integers only); other values pass through.
+Value toSignless(ImplicitLocOpBuilder &b, Value tensor) {
+  if (!tensor)
+    return tensor;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto intType = dyn_cast<IntegerType>(type.getElementType());
+  if (!intType || intType.isSignless())
+    return tensor;
+  return tensor::BitcastOp::create(
+      b, type.clone(IntegerType::get(b.getContext(), intType.getWidth())),
+      tensor);
+}
+
+/// Builds the prefix of every check message: the op name and its location,
+/// so that a stopped program says which op of which file broke.
+static std::string checkPrefix(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << op->getName();
+  if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << " at " << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+       << ":" << fileLoc.getColumn();
+  os << ": ";
+  return s;
+}
+
+void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
+                StringRef what) {
+  cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
+}
+
+/// Folds `isOk(i)` with `and` over i in [lb, ub) and asserts the result.
+/// The loop carries only an i1, so it stays a cheap streaming pass over the
+/// index-like operand, apart from the row loops.
+void emitCheckLoop(ImplicitLocOpBuilder &b, Operation *op, Value lb, Value ub,
+                   function_ref<Value(ImplicitLocOpBuilder &, Value)> isOk,
+                   StringRef what) {
+  Value init = arith::ConstantIntOp::create(b, 1, 1);
+  auto loop = scf::ForOp::create(
+      b, lb, ub, cst(b, 1), ValueRange{init},
+      [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value ok = arith::AndIOp::create(ib, iterArgs[0], isOk(ib, i));
+        scf::YieldOp::create(ib, ok);
+      });
+  emitAssert(b, op, loop.getResult(0), what);
+}
+
+/// Checks that every index in positions [lb, ub) lies in [0, num_emb).
+/// Negative indices become huge in the unsigned comparison.
+void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
+                  Value indices, Value lb, Value ub) {
+  Value numEmb = dim(b, table, 0);
+  emitCheckLoop(
+      b, op, lb, ub,
+      [&](ImplicitLocOpBuilder &ib, Value i) {
+        Value index = extractIndex(ib, indices, i);
+        return arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, index,
+                                     numEmb);
+      },
+      "index out of range [0, num_emb)");
+}
+
+/// Checks that a given default index is -1 or lies in [0, num_emb), whether
+/// or not a bag uses it.
+void checkDefault(ImplicitLocOpBuilder &b, Operation *op, Value table,
+                  Value defaultIndex) {
+  if (!defaultIndex)
+    return;
+  Value numEmb = dim(b, table, 0);
+  Value inRange =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, defaultIndex, numEmb);
+  Value none = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, defaultIndex,
+                                     cst(b, -1));
+  emitAssert(b, op, arith::OrIOp::create(b, inRange, none),
+             "default index out of range [0, num_emb) and not -1");
+}
+
+/// Flattens the table's row dimensions: [num_emb, d1, ..., dk] becomes
+/// [num_emb, d1 * ... * dk] (a rank-1 table gets a row of one element).
+Value flattenTable(ImplicitLocOpBuilder &b, Value table) {
+  auto type = cast<RankedTensorType>(table.getType());
+  int64_t rank = type.getRank();
+  if (rank == 2)
+    return table;
+  if (rank == 1) {
+    SmallVector<int64_t> shape{type.getDimSize(0), 1};
+    SmallVector<OpFoldResult> sizes{
+        tensor::getMixedSize(b, b.getLoc(), table, 0), b.getIndexAttr(1)};
+    return tensor::ExpandShapeOp::create(b, type.clone(shape), table,
+                                         {ReassociationIndices{0, 1}}, sizes);
+  }
+  ReassociationIndices rowDims;
+  for (int64_t d = 1; d < rank; ++d)
+    rowDims.push_back(d);
+  return tensor::CollapseShapeOp::create(
+      b, table, ArrayRef<ReassociationIndices>{{0}, rowDims});
+}
+
+/// Turns the [num_bags, row] kernel result into the op's result type.
+Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
+                      RankedTensorType resultType, Value originalTable,
+                      Value numBags) {
+  int64_t rank = resultType.getRank();
+  auto signlessType = resultType.clone(
+      cast<RankedTensorType>(result.getType()).getElementType());
+  Value shaped = result;
+  if (rank == 1) {
+    shaped = tensor::CollapseShapeOp::create(
+        b, signlessType, result,
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1}});
+  } else if (rank > 2) {
+    SmallVector<OpFoldResult> sizes{getAsOpFoldResult(numBags)};
+    ReassociationIndices rowDims;
+    for (int64_t d = 1; d < rank; ++d) {
+      sizes.push_back(tensor::getMixedSize(b, b.getLoc(), originalTable, d));
+      rowDims.push_back(d);
+    }
+    shaped = tensor::ExpandShapeOp::create(
+        b, signlessType, result, ArrayRef<ReassociationIndices>{{0}, rowDims},
+        sizes);
+  }
+  if (shaped.getType() != resultType) {
+    // Back to si/ui element types, and to the static result dims a dynamic
+    // operand may not have given.
+    if (cast<RankedTensorType>(shaped.getType()).getElementType() !=
+        resultType.getElementType())
+      shaped =
+          tensor::BitcastOp::create(b,
+                                    cast<RankedTensorType>(shaped.getType())
+                                        .clone(resultType.getElementType()),
+                                    shaped);
+    if (shaped.getType() != resultType)
+      shaped = tensor::CastOp::create(b, resultType, shaped);
+  }
+  return shaped;
+}
+
+bool isUnsignedElement(RankedTensorType type) {
+  auto intType = dyn_cast<IntegerType>(type.getElementType());
+  return intType && intType.isUnsigned();
+}
+
+} // namespace mlir::embbag::lowering
