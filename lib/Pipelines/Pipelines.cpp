@@ -3,6 +3,7 @@
 // `embbag-to-llvm`: embbag ops on tensors all the way to the LLVM dialect.
 //
 //   embbag-verify-constants            reject constant operands out of range
+//   [path=linalg: convert-embbag-to-linalg for embbag.packed]
 //   convert-embbag-to-loops            scf loops + vector accumulators
 //   canonicalize, cse
 //   eliminate-empty-tensors            write into the caller's buffer
@@ -49,6 +50,12 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     OpPassManager &pm, const EmbBagToLLVMOptions &options) {
   pm.addPass(createEmbBagVerifyConstants());
 
+  if (options.path == LoweringPath::Linalg) {
+    ConvertEmbBagToLinalgOptions linalg;
+    linalg.checks = options.checks;
+    linalg.leaveUnsupported = true;
+    pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLinalg(linalg));
+  }
   ConvertEmbBagToLoopsOptions loops;
   loops.vectorBits = options.vectorBits;
   loops.maxVectors = options.maxVectors;

@@ -62,6 +62,54 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
   ];
 }
 
+def ConvertEmbBagToLinalg : Pass<"convert-embbag-to-linalg"> {
+  let summary = "Lower embbag.packed to linalg.generic on tensors";
+  let description = [{
+    Rewrites `embbag.packed` into a `linalg.generic` over
+    `(bag, j, column)` with iterator types `[parallel, reduction, parallel]`
+    that gathers with `tensor.extract` in its body, so that pipelines can
+    tile, fuse and vectorise it with the linalg transformations: with leading
+    tile sizes of 1 the row reads become contiguous. A second elementwise
+    `linalg.generic` divides by the bag size (`mean`) and rounds `f16`/`bf16`
+    (accumulated in `f32`) when needed.
+
+    `embbag.offsets` and `embbag.segments` have bags of varying size, which
+    are not a rectangular linalg reduction; they are reported as errors
+    (use `--convert-embbag-to-loops`), or left alone with
+    `leave-unsupported`, which `--embbag-to-llvm="path=linalg"` uses before
+    lowering them with the loops path.
+
+    Example:
+
+    ```mlir
+    %0 = embbag.packed sum %table[%indices]
+           : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+    // becomes
+    %z = linalg.fill ins(%c0 : f32) outs(%empty : tensor<3x2xf32>)
+    %0 = linalg.generic {iterator_types = ["parallel", "reduction", "parallel"]}
+           ins(%indices : tensor<3x2xi32>) outs(%z : tensor<3x2xf32>) {
+      // %row = tensor.extract %indices[%b, %j]; %v = tensor.extract %table[%row, %c]
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+  let options = [
+    Option<"checks", "checks", "bool", /*default=*/"true",
+           "Check that every index lies in [0, num_emb) before the "
+           "generic runs, and stop with a message otherwise">,
+    Option<"leaveUnsupported", "leave-unsupported", "bool",
+           /*default=*/"false",
+           "Leave embbag.offsets and embbag.segments alone instead of "
+           "reporting them">,
+  ];
+}
+
 def ConvertEmbBagAssertToLLVM : Pass<"convert-embbag-assert-to-llvm",
                                      "::mlir::ModuleOp"> {
   let summary = "Lower cf.assert to a message on stderr and abort()";

@@ -10,15 +10,20 @@ class OpPassManager;
 
 namespace embbag {
 
+/// Which lowering `--embbag-to-llvm` takes for the embbag ops.
+enum class LoweringPath { Loops, Linalg };
+
 /// Options of `--embbag-to-llvm`.
 struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
-  PassOptions::Option<std::string> path{
-      *this, "path",
-      llvm::cl::desc("Which lowering of the embbag ops to use: 'loops' (scf "
-                     "loops with vector accumulators, every op, the default) "
-                     "or 'linalg' (linalg.generic, embbag.packed only; other "
-                     "ops take the loops path)"),
-      llvm::cl::init("loops")};
+  PassOptions::Option<LoweringPath> path{
+      *this, "path", llvm::cl::desc("Which lowering of the embbag ops to use"),
+      llvm::cl::init(LoweringPath::Loops),
+      llvm::cl::values(
+          clEnumValN(LoweringPath::Loops, "loops",
+                     "scf loops with vector accumulators, every op (default)"),
+          clEnumValN(LoweringPath::Linalg, "linalg",
+                     "linalg.generic for embbag.packed, loops for the "
+                     "others"))};
   PassOptions::Option<unsigned> vectorBits{
       *this, "vector-bits",
       llvm::cl::desc("Width in bits of the accumulator vectors (256: AVX2, "

@@ -1,0 +1,195 @@
+//===- EmbBagToLinalg.cpp - Lower embbag.packed to linalg -----------------===//
+//
+// embbag.packed is a rectangular reduction: result[b, c] = sum_j w[b, j] *
+// table[indices[b, j], c], a linalg.generic over (b, j, c). The gather is a
+// tensor.extract in the body; the index is re-read with tensor.extract at
+// (linalg.index 0, linalg.index 1) rather than taken from the block argument,
+// because the vectoriser turns a row read whose index comes from a block
+// argument into a gather, while a re-read index gives contiguous row loads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "embbag/Conversion/EmbBagToLinalg/EmbBagToLinalg.h"
+
+#include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::embbag {
+#define GEN_PASS_DEF_CONVERTEMBBAGTOLINALG
+#include "embbag/Conversion/Passes.h.inc"
+} // namespace mlir::embbag
+
+using namespace mlir;
+using namespace mlir::embbag;
+using namespace mlir::embbag::lowering;
+
+namespace {
+
+struct PackedToLinalg : public OpRewritePattern<PackedOp> {
+  PackedToLinalg(MLIRContext *ctx, bool checks)
+      : OpRewritePattern<PackedOp>(ctx), checks(checks) {}
+
+  LogicalResult matchAndRewrite(PackedOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Value table = flattenTable(b, toSignless(b, op.getTable()));
+    Value indices = op.getIndices();
+    Value weights = toSignless(b, op.getWeights());
+    Type storageType = getElementTypeOrSelf(table.getType());
+    // f16 and bf16 accumulate in f32 and round once.
+    Type accType = storageType.isF16() || storageType.isBF16() ? b.getF32Type()
+                                                               : storageType;
+    bool isFloat = isa<FloatType>(accType);
+
+    Value numBags = dim(b, indices, 0);
+    Value perBag = dim(b, indices, 1);
+    Value row = dim(b, table, 1);
+    if (checks) {
+      Value flat = tensor::CollapseShapeOp::create(
+          b, indices, ArrayRef<ReassociationIndices>{{0, 1}});
+      checkIndices(b, op, table, flat, cst(b, 0), dim(b, flat, 0));
+    }
+
+    auto sizes = getAsOpFoldResult(ValueRange{numBags, row});
+    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(accType));
+    Value init =
+        linalg::FillOp::create(
+            b, zero, tensor::EmptyOp::create(b, sizes, accType).getResult())
+            .getResult(0);
+
+    MLIRContext *ctx = b.getContext();
+    AffineExpr bag, j, col;
+    bindDims(ctx, bag, j, col);
+    auto bagMap = AffineMap::get(3, 0, {bag, j}, ctx);
+    auto outMap = AffineMap::get(3, 0, {bag, col}, ctx);
+    SmallVector<Value> inputs{indices};
+    SmallVector<AffineMap> maps{bagMap};
+    if (weights) {
+      inputs.push_back(weights);
+      maps.push_back(bagMap);
+    }
+    maps.push_back(outMap);
+    SmallVector<utils::IteratorType> iterators{utils::IteratorType::parallel,
+                                               utils::IteratorType::reduction,
+                                               utils::IteratorType::parallel};
+
+    auto sum = linalg::GenericOp::create(
+        b, init.getType(), inputs, ValueRange{init}, maps, iterators,
+        [&](OpBuilder &nested, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          Value bagIv = linalg::IndexOp::create(ib, 0);
+          Value jIv = linalg::IndexOp::create(ib, 1);
+          Value colIv = linalg::IndexOp::create(ib, 2);
+          Value rowIndex = extractIndex(ib, indices, ValueRange{bagIv, jIv});
+          Value v =
+              tensor::ExtractOp::create(ib, table, ValueRange{rowIndex, colIv});
+          if (accType != storageType)
+            v = arith::ExtFOp::create(ib, accType, v);
+          Value acc = args.back();
+          if (weights) {
+            Value w = args[1];
+            if (accType != storageType)
+              w = arith::ExtFOp::create(ib, accType, w);
+            v = isFloat ? arith::MulFOp::create(ib, v, w).getResult()
+                        : arith::MulIOp::create(ib, v, w).getResult();
+          }
+          Value next = isFloat ? arith::AddFOp::create(ib, acc, v).getResult()
+                               : arith::AddIOp::create(ib, acc, v).getResult();
+          linalg::YieldOp::create(ib, next);
+        });
+    Value result = sum.getResult(0);
+
+    if (op.isMean() || accType != storageType)
+      result = finalize(b, result, sizes, storageType, accType,
+                        op.isMean() ? perBag : Value(),
+                        isUnsignedElement(op.getTableType()));
+    rewriter.replaceOp(op, unflattenResult(b, result, op.getResultType(),
+                                           op.getTable(), numBags));
+    return success();
+  }
+
+  /// Divides by max(count, 1) when `count` is set (an empty bag stays zero)
+  /// and rounds to the storage type.
+  static Value finalize(ImplicitLocOpBuilder &b, Value acc,
+                        ArrayRef<OpFoldResult> sizes, Type storageType,
+                        Type accType, Value count, bool isUnsigned) {
+    Value init = tensor::EmptyOp::create(b, sizes, storageType);
+    MLIRContext *ctx = b.getContext();
+    auto id = AffineMap::getMultiDimIdentityMap(2, ctx);
+    Value divisor;
+    if (count)
+      divisor = arith::IndexCastUIOp::create(
+          b, b.getI64Type(), arith::MaxUIOp::create(b, count, cst(b, 1)));
+    auto generic = linalg::GenericOp::create(
+        b, init.getType(), ValueRange{acc}, ValueRange{init},
+        ArrayRef<AffineMap>{id, id},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                      utils::IteratorType::parallel},
+        [&](OpBuilder &nested, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          Value v = args[0];
+          if (divisor && isa<FloatType>(accType)) {
+            v = arith::DivFOp::create(
+                ib, v, arith::UIToFPOp::create(ib, accType, divisor));
+          } else if (divisor) {
+            // The wrapped sum divided by the true count, in 64 bits.
+            bool narrow = accType.getIntOrFloatBitWidth() < 64;
+            Type i64 = ib.getI64Type();
+            if (narrow)
+              v = isUnsigned ? arith::ExtUIOp::create(ib, i64, v).getResult()
+                             : arith::ExtSIOp::create(ib, i64, v).getResult();
+            v = isUnsigned ? arith::DivUIOp::create(ib, v, divisor).getResult()
+                           : arith::DivSIOp::create(ib, v, divisor).getResult();
+            if (narrow)
+              v = arith::TruncIOp::create(ib, accType, v);
+          }
+          if (accType != storageType)
+            v = arith::TruncFOp::create(ib, storageType, v);
+          linalg::YieldOp::create(ib, v);
+        });
+    return generic.getResult(0);
+  }
+
+  bool checks;
+};
+
+struct ConvertEmbBagToLinalgPass
+    : public embbag::impl::ConvertEmbBagToLinalgBase<
+          ConvertEmbBagToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateEmbBagToLinalgPatterns(patterns, checks);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    if (leaveUnsupported)
+      return;
+    WalkResult result =
+        getOperation()->walk([](Operation *op) {
+          if (!isa<OffsetsOp, SegmentsOp>(op))
+            return WalkResult::advance();
+          op->emitOpError()
+              << "has bags of varying size, which are not a linalg reduction; "
+                 "lower it with --convert-embbag-to-loops";
+          return WalkResult::interrupt();
+        });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::embbag::populateEmbBagToLinalgPatterns(RewritePatternSet &patterns,
+                                                  bool checks) {
+  patterns.add<PackedToLinalg>(patterns.getContext(), checks);
+}
