@@ -6,6 +6,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -27,18 +29,25 @@ Value dim(ImplicitLocOpBuilder &b, Value tensor, int64_t d) {
   return b.createOrFold<tensor::DimOp>(tensor, d);
 }
 
-/// Integer tensors of signed or unsigned types are reinterpreted as signless
-/// ones (arith works on signless integers only); other values pass through.
-Value toSignless(ImplicitLocOpBuilder &b, Value tensor) {
-  if (!tensor)
-    return tensor;
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto intType = dyn_cast<IntegerType>(type.getElementType());
+Type getSignlessType(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  auto intType = dyn_cast<IntegerType>(element);
   if (!intType || intType.isSignless())
-    return tensor;
-  return tensor::BitcastOp::create(
-      b, type.clone(IntegerType::get(b.getContext(), intType.getWidth())),
-      tensor);
+    return type;
+  Type signless = IntegerType::get(type.getContext(), intType.getWidth());
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(signless);
+  return signless;
+}
+
+Value castTo(ImplicitLocOpBuilder &b, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  return UnrealizedConversionCastOp::create(b, type, v).getResult(0);
+}
+
+Value castToSignless(ImplicitLocOpBuilder &b, Value v) {
+  return castTo(b, v, getSignlessType(v.getType()));
 }
 
 /// Builds the prefix of every check message: the op name and its location,
@@ -150,19 +159,9 @@ Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
         b, signlessType, result, ArrayRef<ReassociationIndices>{{0}, rowDims},
         sizes);
   }
-  if (shaped.getType() != resultType) {
-    // Back to si/ui element types, and to the static result dims a dynamic
-    // operand may not have given.
-    if (cast<RankedTensorType>(shaped.getType()).getElementType() !=
-        resultType.getElementType())
-      shaped =
-          tensor::BitcastOp::create(b,
-                                    cast<RankedTensorType>(shaped.getType())
-                                        .clone(resultType.getElementType()),
-                                    shaped);
-    if (shaped.getType() != resultType)
-      shaped = tensor::CastOp::create(b, resultType, shaped);
-  }
+  // A dynamic operand may not give the static result dims.
+  if (shaped.getType() != resultType)
+    shaped = tensor::CastOp::create(b, resultType, shaped);
   return shaped;
 }
 

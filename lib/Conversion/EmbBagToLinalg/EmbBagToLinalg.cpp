@@ -40,13 +40,14 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
   LogicalResult matchAndRewrite(PackedOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    Value table = flattenTable(b, toSignless(b, op.getTable()));
+    Value table = flattenTable(b, op.getTable());
     Value indices = op.getIndices();
-    Value weights = toSignless(b, op.getWeights());
+    Value weights = op.getWeights();
     Type storageType = getElementTypeOrSelf(table.getType());
     // f16 and bf16 accumulate in f32 and round once.
-    Type accType = storageType.isF16() || storageType.isBF16() ? b.getF32Type()
-                                                               : storageType;
+    // Integers compute in the signless type of their width.
+    bool widensFloat = storageType.isF16() || storageType.isBF16();
+    Type accType = widensFloat ? b.getF32Type() : getSignlessType(storageType);
     bool isFloat = isa<FloatType>(accType);
 
     Value numBags = dim(b, indices, 0);
@@ -90,13 +91,14 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
           Value colIv = linalg::IndexOp::create(ib, 2);
           Value rowIndex = extractIndex(ib, indices, ValueRange{bagIv, jIv});
           Value v =
-              tensor::ExtractOp::create(ib, table, ValueRange{rowIndex, colIv});
-          if (accType != storageType)
+              castToSignless(ib, tensor::ExtractOp::create(
+                                     ib, table, ValueRange{rowIndex, colIv}));
+          if (widensFloat)
             v = arith::ExtFOp::create(ib, accType, v);
           Value acc = args.back();
           if (weights) {
-            Value w = args[1];
-            if (accType != storageType)
+            Value w = castToSignless(ib, args[1]);
+            if (widensFloat)
               w = arith::ExtFOp::create(ib, accType, w);
             v = isFloat ? arith::MulFOp::create(ib, v, w).getResult()
                         : arith::MulIOp::create(ib, v, w).getResult();
@@ -151,8 +153,9 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
             if (narrow)
               v = arith::TruncIOp::create(ib, accType, v);
           }
-          if (accType != storageType)
-            v = arith::TruncFOp::create(ib, storageType, v);
+          v = isa<FloatType>(storageType) && accType != storageType
+                  ? arith::TruncFOp::create(ib, storageType, v).getResult()
+                  : castTo(ib, v, storageType);
           linalg::YieldOp::create(ib, v);
         });
     return generic.getResult(0);

@@ -69,8 +69,9 @@ public:
     auto tableType = cast<RankedTensorType>(p.table.getType());
     storageType = tableType.getElementType();
     // f16 and bf16 accumulate in f32 and round once when storing.
-    accType = storageType.isF16() || storageType.isBF16() ? b.getF32Type()
-                                                          : storageType;
+    // Integers compute in the signless type of their width.
+    widensFloat = storageType.isF16() || storageType.isBF16();
+    accType = widensFloat ? b.getF32Type() : getSignlessType(storageType);
     vecStorageType = VectorType::get({shape.lanes}, storageType);
     vecAccType = VectorType::get({shape.lanes}, accType);
     rowLength = tableType.getDimSize(1);
@@ -152,12 +153,16 @@ private:
   /// as accumulator vector.
   Value readRow(ImplicitLocOpBuilder &cb, Value rowIndex, Value col,
                 Value mask) {
-    Value pad = arith::ConstantOp::create(cb, cb.getZeroAttr(storageType));
+    Value pad = castTo(cb,
+                       arith::ConstantOp::create(
+                           cb, cb.getZeroAttr(getSignlessType(storageType))),
+                       storageType);
     auto map = AffineMap::getMinorIdentityMap(2, 1, cb.getContext());
     Value v = vector::TransferReadOp::create(
         cb, vecStorageType, p.table, ValueRange{rowIndex, col},
         AffineMapAttr::get(map), pad, mask, cb.getBoolArrayAttr({true}));
-    if (accType != storageType)
+    v = castToSignless(cb, v);
+    if (widensFloat)
       v = arith::ExtFOp::create(cb, vecAccType, v);
     return v;
   }
@@ -185,8 +190,9 @@ private:
           Value rowIndex = extractIndex(lb, p.indices, j);
           Value weight;
           if (p.weights) {
-            Value w = tensor::ExtractOp::create(lb, p.weights, j);
-            if (accType != storageType)
+            Value w =
+                castToSignless(lb, tensor::ExtractOp::create(lb, p.weights, j));
+            if (widensFloat)
               w = arith::ExtFOp::create(lb, accType, w);
             weight = vector::BroadcastOp::create(lb, vecAccType, w);
           }
@@ -236,8 +242,8 @@ private:
 
     for (int64_t u = 0; u < numVectors; ++u) {
       Value v = accs[u];
-      if (accType != storageType)
-        v = arith::TruncFOp::create(cb, vecStorageType, v);
+      v = widensFloat ? arith::TruncFOp::create(cb, vecStorageType, v)
+                      : castTo(cb, v, vecStorageType);
       auto map = AffineMap::getMinorIdentityMap(2, 1, cb.getContext());
       out = vector::TransferWriteOp::create(
                 cb, out.getType(), v, out, ValueRange{bag, cols[u]},
@@ -282,6 +288,7 @@ private:
   const BagProblem &p;
   KernelShape shape;
   Type storageType, accType;
+  bool widensFloat;
   VectorType vecStorageType, vecAccType;
   int64_t rowLength;
 };
@@ -324,7 +331,7 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     BagProblem p;
     p.op = op;
-    p.table = flattenTable(b, toSignless(b, op.getTable()));
+    p.table = flattenTable(b, op.getTable());
     p.mean = op.isMean();
     p.isUnsigned = isUnsignedElement(op.getTableType());
     if (failed(normalize(b, op, p)))
@@ -352,8 +359,7 @@ LogicalResult BagOpLowering<PackedOp>::normalize(ImplicitLocOpBuilder &b,
         b, v, ArrayRef<ReassociationIndices>{{0, 1}});
   };
   p.indices = flatten(op.getIndices());
-  p.weights =
-      op.getWeights() ? flatten(toSignless(b, op.getWeights())) : Value();
+  p.weights = op.getWeights() ? flatten(op.getWeights()) : Value();
   p.numBags = dim(b, op.getIndices(), 0);
   Value perBag = dim(b, op.getIndices(), 1);
   p.ranges = [perBag](ImplicitLocOpBuilder &ib, Value bag) {
@@ -371,7 +377,7 @@ LogicalResult BagOpLowering<OffsetsOp>::normalize(ImplicitLocOpBuilder &b,
                                                   OffsetsOp op,
                                                   BagProblem &p) const {
   p.indices = op.getIndices();
-  p.weights = toSignless(b, op.getWeights());
+  p.weights = op.getWeights();
   if (op.getDefaultIndex())
     p.defaultIndex = toIndex(b, op.getDefaultIndex());
   Value offsets = op.getOffsets();
@@ -431,7 +437,7 @@ LogicalResult BagOpLowering<SegmentsOp>::normalize(ImplicitLocOpBuilder &b,
                                                    SegmentsOp op,
                                                    BagProblem &p) const {
   Value indices = op.getIndices();
-  Value weights = toSignless(b, op.getWeights());
+  Value weights = op.getWeights();
   Value ids = op.getSegmentIds();
   if (op.getDefaultIndex())
     p.defaultIndex = toIndex(b, op.getDefaultIndex());

@@ -27,10 +27,18 @@ Value extractIndex(ImplicitLocOpBuilder &b, Value tensor, ValueRange pos);
 /// The size of dimension `d` of `tensor` (a constant when static).
 Value dim(ImplicitLocOpBuilder &b, Value tensor, int64_t d);
 
-/// Integer tensors of signed or unsigned types are reinterpreted as signless
-/// ones (arith works on signless integers only); other values, and null,
-/// pass through.
-Value toSignless(ImplicitLocOpBuilder &b, Value tensor);
+/// The type of `type` (a scalar, vector or tensor type) with a signed or
+/// unsigned integer element type replaced by the signless one of the same
+/// width, since arith works on signless integers only.
+Type getSignlessType(Type type);
+
+/// Reinterprets `v` as `type` of the same bits (an
+/// `unrealized_conversion_cast`, which folds away once both sides are LLVM
+/// types); returns `v` when it already has `type`.
+Value castTo(ImplicitLocOpBuilder &b, Value v, Type type);
+
+/// `castTo(b, v, getSignlessType(v.getType()))`.
+Value castToSignless(ImplicitLocOpBuilder &b, Value v);
 
 /// Emits `cf.assert ok` with a message naming `op`, its location and `what`.
 void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
@@ -55,8 +63,7 @@ void checkDefault(ImplicitLocOpBuilder &b, Operation *op, Value table,
 /// [num_emb, d1 * ... * dk] (a rank-1 table gets a row of one element).
 Value flattenTable(ImplicitLocOpBuilder &b, Value table);
 
-/// Turns a [num_bags, row] result into `resultType` (row dims, si/ui element
-/// type, static dims).
+/// Turns a [num_bags, row] result into `resultType` (row dims, static dims).
 Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
                       RankedTensorType resultType, Value originalTable,
                       Value numBags);
