@@ -1,0 +1,54 @@
+// RUN: embbag-opt %s --convert-embbag-to-loops --canonicalize --cse | FileCheck %s
+// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0" --canonicalize --cse | FileCheck %s --check-prefix=UNCHECKED
+
+// The kernel shape: checks first (apart from the row loops), then for each
+// bag one pass over its indices carrying the 64-float row in eight vector
+// iter_args, the empty-bag default, the mean, and eight stores.
+
+// CHECK-LABEL: func.func @offsets_mean_default(
+// CHECK-SAME:    %[[T:[a-z0-9]+]]: tensor<?x64xf32>, %[[I:[a-z0-9]+]]: tensor<?xi64>, %[[O:[a-z0-9]+]]: tensor<?xi64>, %[[D:[a-z0-9]+]]: i64
+// CHECK:         scf.for {{.*}} -> (i1, index)
+// CHECK:           arith.cmpi sle
+// CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}offsets.mlir:{{[0-9]+}}:{{[0-9]+}}: offsets must be non-negative, non-decreasing and at most the number of indices"
+// CHECK:         scf.for {{.*}} -> (i1)
+// CHECK:           arith.cmpi ult
+// CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: index out of range [0, num_emb)"
+// CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: default index out of range [0, num_emb) and not -1"
+// CHECK:         %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<?x64xf32>
+// CHECK:         scf.for %[[BAG:.*]] = %{{.*}} iter_args(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<?x64xf32>)
+// CHECK:           %[[ACC:.*]]:8 = scf.for %[[J:.*]] = %[[START:.*]] to %[[END:.*]] step %{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-NOT:         cf.assert
+// CHECK-NOT:         vector.transfer_write
+// CHECK-COUNT-8:     vector.transfer_read %[[T]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<?x64xf32>, vector<8xf32>
+// CHECK:             scf.yield
+// CHECK:           scf.if %{{.*}} -> (vector<8xf32>
+// CHECK-COUNT-8:     vector.transfer_read %[[T]]
+// CHECK:           arith.maxui
+// CHECK-COUNT-8:   arith.divf
+// CHECK-COUNT-8:   vector.transfer_write
+// UNCHECKED-NOT:  cf.assert
+func.func @offsets_mean_default(%t: tensor<?x64xf32>, %i: tensor<?xi64>,
+                                %o: tensor<?xi64>, %d: i64) -> tensor<?x64xf32> {
+  %r = embbag.offsets mean %t[%i] offsets(%o) default(%d)
+      : (tensor<?x64xf32>, tensor<?xi64>, tensor<?xi64>, i64) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+
+// A row of 100 floats: one pass of 8 vectors, then an epilogue of 5 vectors,
+// the last one masked (100 = 64 + 4 * 8 + 4). Weighted sums use fma.
+// CHECK-LABEL: func.func @offsets_row100_weighted(
+// CHECK:         scf.for {{.*}} -> (tensor<?x100xf32>)
+// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-8:     vector.fma
+// CHECK:           %[[MASK:.*]] = vector.constant_mask [4] : vector<8xi1>
+// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:             vector.transfer_read {{.*}}, %[[MASK]] {in_bounds = [true]}
+// CHECK:           vector.transfer_write {{.*}}, %[[MASK]] {in_bounds = [true]}
+func.func @offsets_row100_weighted(%t: tensor<10x100xf32>, %i: tensor<?xi32>,
+                                   %o: tensor<?xi32>, %w: tensor<?xf32>)
+    -> tensor<?x100xf32> {
+  %r = embbag.offsets sum %t[%i] offsets(%o) weights(%w)
+      : (tensor<10x100xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xf32>)
+      -> tensor<?x100xf32>
+  return %r : tensor<?x100xf32>
+}
