@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The main job: set-up (utils/setup.sh), then compile every shipped example
+# (examples/**/*.mlir) with `embbag-opt --embbag-to-llvm` and execute it with
+# mlir-runner, printing its results.
+#
+#   utils/run-examples.sh                  # all examples
+#   utils/run-examples.sh examples/dlrm    # the examples under a folder
+#   EMBBAG_PIPELINE='embbag-to-llvm{checks=0}' utils/run-examples.sh
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+export BUILD_DIR
+LLVM_PREFIX=/usr/lib/llvm-22
+PIPELINE="${EMBBAG_PIPELINE:-embbag-to-llvm}"
+
+"$ROOT/utils/setup.sh"
+
+runner_libs="$LLVM_PREFIX/lib/libmlir_runner_utils.so,$LLVM_PREFIX/lib/libmlir_c_runner_utils.so"
+roots=("$@")
+((${#roots[@]})) || roots=("$ROOT/examples")
+
+status=0
+while IFS= read -r example; do
+  echo "== ${example#"$ROOT"/}"
+  if ! "$BUILD_DIR/bin/embbag-opt" "$example" --pass-pipeline="builtin.module($PIPELINE)" |
+    "$LLVM_PREFIX/bin/mlir-runner" -e main -entry-point-result=void \
+      -shared-libs="$runner_libs" | grep -v '^Unranked Memref'; then
+    echo "!! failed: $example"
+    status=1
+  fi
+done < <(find "${roots[@]}" -name '*.mlir' | sort)
+exit $status
