@@ -208,7 +208,7 @@ func.func @segment_ids_2d(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4x1
 //===----------------------------------------------------------------------===//
 
 func.func @offsets_type_mismatch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi64>) {
-  // expected-error @+1 {{'embbag.offsets' op offsets has type 'i64' but the indices have element type 'i32'; every index-like operand must have the same type (i32 or i64)}}
+  // expected-error @+1 {{'embbag.offsets' op offsets has element type 'i64' but the indices have element type 'i32'; every index-like operand must have the same type (i32 or i64)}}
   %0 = embbag.offsets sum %t[%i] offsets(%o) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi64>) -> tensor<3x2xf32>
   return
 }
@@ -224,7 +224,7 @@ func.func @offsets_default_type_mismatch(%t: tensor<5x2xf32>, %i: tensor<4xi64>,
 // -----
 
 func.func @segment_ids_type_mismatch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi64>, %n: i32) {
-  // expected-error @+1 {{'embbag.segments' op segment_ids has type 'i64' but the indices have element type 'i32'}}
+  // expected-error @+1 {{'embbag.segments' op segment_ids has element type 'i64' but the indices have element type 'i32'}}
   %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi64>, i32) -> tensor<?x2xf32>
   return
 }
@@ -352,7 +352,7 @@ func.func @result_element_signedness(%t: tensor<5x2xui8>, %i: tensor<4xi32>, %o:
 // -----
 
 func.func @result_rank_low(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
-  // expected-error @+1 {{'embbag.packed' op result must have rank 2 (batch followed by the 1 row dimensions of the table), but got 'tensor<3xf32>'}}
+  // expected-error @+1 {{'embbag.packed' op result must have rank 2 (batch followed by the table's row dimensions), but got 'tensor<3xf32>'}}
   %0 = embbag.packed sum %t[%i] : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3xf32>
   return
 }
@@ -360,7 +360,7 @@ func.func @result_rank_low(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
 // -----
 
 func.func @result_rank_high(%t: tensor<6x2x3xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>, %n: i32) {
-  // expected-error @+1 {{'embbag.segments' op result must have rank 3 (batch followed by the 2 row dimensions of the table), but got 'tensor<?x2x3x1xf32>'}}
+  // expected-error @+1 {{'embbag.segments' op result must have rank 3 (batch followed by the table's row dimensions), but got 'tensor<?x2x3x1xf32>'}}
   %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<6x2x3xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<?x2x3x1xf32>
   return
 }

@@ -85,7 +85,9 @@ static LogicalResult verifyIndexType(Operation *op, Value operand,
   Type type = getElementTypeOrSelf(operand.getType());
   if (type == indexType)
     return success();
-  return op->emitOpError() << name << " has type " << type
+  StringRef what =
+      isa<ShapedType>(operand.getType()) ? " has element type " : " has type ";
+  return op->emitOpError() << name << what << type
                            << " but the indices have element type " << indexType
                            << "; every index-like operand must have the same "
                               "type (i32 or i64)";
@@ -145,8 +147,8 @@ verifyBagOpCommon(Operation *op, Reduction reduction,
   if (resultType.getRank() != inferredType.getRank())
     return op->emitOpError()
            << "result must have rank " << inferredType.getRank()
-           << " (batch followed by the " << tableType.getRank() - 1
-           << " row dimensions of the table), but got " << resultType;
+           << " (batch followed by the table's row dimensions), but got "
+           << resultType;
   int64_t resultBatch = resultType.getDimSize(0);
   int64_t batch = inferredType.getDimSize(0);
   if (!ShapedType::isDynamic(resultBatch) && !ShapedType::isDynamic(batch) &&
