@@ -1,0 +1,474 @@
+"""Independent NumPy reference of the embbag ops (DESIGN.md section 3).
+
+Written from DESIGN.md section 3 and the OpenVINO specifications only; it shares
+no code with the compiler. Three entry points compute an op's result:
+
+    packed(reduction, etype, table, indices, weights=None)
+    offsets(reduction, etype, table, indices, offsets, default=None, weights=None)
+    segments(reduction, etype, table, indices, segment_ids, num_segments,
+             default=None, weights=None)
+
+and `contract_violations(...)` tells whether the inputs break the runtime
+contract and which checks fire.
+
+Values:
+- `etype` is the MLIR element type T: i8 i16 i32 i64 (signless, treated as
+  signed), si8 .. si64, ui8 .. ui64, f16, bf16, f32, f64.
+- Integer tables and weights are any integer arrays (or lists); values are
+  taken modulo 2^width, so -1 and 255 are the same ui8/i8 element.
+  Integer results are numpy object arrays of Python ints, in [-2^(w-1), 2^(w-1))
+  for signless and si types and in [0, 2^w) for ui types.
+- Float tables and weights are rounded to T first (bf16 emulated by rounding
+  f32 to bf16, round to nearest even). Float results are float64 arrays holding
+  values of T.
+- `default` is None (absent), -1 (the same as absent) or a row index.
+
+Semantics (DESIGN.md section 3):
+- result shape [batch] + table.shape[1:]; batch = indices.shape[0] (packed),
+  len(offsets) (offsets), num_segments (segments);
+- an empty bag / segment takes the row table[default] (unweighted, undivided,
+  also for mean) when default is given and >= 0, zeros otherwise; packed with
+  0 indices per bag: every bag is empty, zeros (also for mean);
+- offsets: bag b is indices[offsets[b]:offsets[b+1]], the last bag running to
+  num_indices; indices before offsets[0] are never read;
+- segments: row s reduces the indices i with segment_ids[i] == s, in any
+  order (the reference accumulates in index order);
+- floats: f16 and bf16 multiply and accumulate in f32 and round once to T at
+  the end (after the mean's division); f32 accumulates in f32, f64 in f64;
+- integers: products and sums wrap in T; mean = wrapped sum / true count,
+  truncating toward zero, unsigned T divides unsigned, the count is never
+  wrapped.
+"""
+
+import numpy as np
+
+INT_TYPES = {}
+for _w in (8, 16, 32, 64):
+    INT_TYPES["i%d" % _w] = (_w, True)
+    INT_TYPES["si%d" % _w] = (_w, True)
+    INT_TYPES["ui%d" % _w] = (_w, False)
+FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
+ALL_TYPES = tuple(INT_TYPES) + FLOAT_TYPES
+OPS = ("packed", "offsets", "segments")
+REDUCTIONS = ("sum", "mean")
+
+
+class ContractViolation(Exception):
+    """The inputs break the op's runtime contract; `.checks` lists which."""
+
+    def __init__(self, checks):
+        super().__init__("; ".join("%s: %s" % c for c in checks))
+        self.checks = checks
+
+
+def is_int(etype):
+    return etype in INT_TYPES
+
+
+def is_float(etype):
+    return etype in FLOAT_TYPES
+
+
+def int_width(etype):
+    return INT_TYPES[etype][0]
+
+
+def is_signed(etype):
+    return INT_TYPES[etype][1]
+
+
+def int_range(etype):
+    """[lo, hi] of the values of integer type `etype`."""
+    w, signed = INT_TYPES[etype]
+    if signed:
+        return -(1 << (w - 1)), (1 << (w - 1)) - 1
+    return 0, (1 << w) - 1
+
+
+def wrap_int(value, etype):
+    """Python int `value` wrapped into integer type `etype`."""
+    w, signed = INT_TYPES[etype]
+    value = int(value) & ((1 << w) - 1)
+    if signed and value >= 1 << (w - 1):
+        value -= 1 << w
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Floating-point helpers
+# ---------------------------------------------------------------------------
+
+
+def round_bf16(x):
+    """Rounds float32 values to bf16 (round to nearest, ties to even), returns
+    float32 arrays holding bf16 values. NaNs stay NaNs."""
+    x = np.asarray(x, dtype=np.float32)
+    bits = x.view(np.uint32).astype(np.uint64)
+    lsb = (bits >> np.uint64(16)) & np.uint64(1)
+    rounded = ((bits + np.uint64(0x7FFF) + lsb) >> np.uint64(16)) << np.uint64(16)
+    out = (rounded & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.float32)
+    return np.where(np.isnan(x), x, out).astype(np.float32)
+
+
+def round_to(x, etype):
+    """Rounds float values (any float dtype) to float type `etype`; returns an
+    array of the accumulation type (float64 for f64, float32 otherwise)."""
+    x = np.asarray(x, dtype=np.float64)
+    if etype == "f64":
+        return x.copy()
+    with np.errstate(over="ignore"):
+        x32 = x.astype(np.float32)
+    if etype == "f32":
+        return x32
+    if etype == "f16":
+        with np.errstate(over="ignore"):
+            return x32.astype(np.float16).astype(np.float32)
+    if etype == "bf16":
+        return round_bf16(x32)
+    raise ValueError("not a float type: %s" % etype)
+
+
+def acc_dtype(etype):
+    return np.float64 if etype == "f64" else np.float32
+
+
+def representable(x, etype):
+    """True when every value of `x` is exactly a value of `etype`."""
+    if is_int(etype):
+        lo, hi = int_range(etype)
+        return all(lo <= int(v) <= hi for v in np.asarray(x, dtype=object).ravel())
+    x = np.asarray(x, dtype=np.float64)
+    return bool(np.all(round_to(x, etype).astype(np.float64) == x))
+
+
+# ---------------------------------------------------------------------------
+# Runtime contract
+# ---------------------------------------------------------------------------
+
+
+def _ints(a):
+    return [int(v) for v in np.asarray(a, dtype=object).ravel()]
+
+
+def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
+                        num_segments=None, default=None):
+    """The runtime checks that the inputs fail, as a list of (check, detail).
+
+    Checks (DESIGN.md section 3, 'invalid runtime values' / 'what is checked'):
+      'index'          an index that a bag reads is outside [0, num_emb)
+                       (offsets: only indices[offsets[0]:] are read);
+      'default'        default given, != -1 and outside [0, num_emb)
+                       (checked whether or not a bag is empty);
+      'offset'         an offset is negative, smaller than the one before it,
+                       or greater than num_indices;
+      'segment_id'     a segment id outside [0, num_segments);
+      'num_segments'   num_segments < 0.
+    An empty list means the inputs are valid.
+    """
+    out = []
+    idx = _ints(indices)
+    n = len(idx)
+    if default is not None and default != -1 and not 0 <= default < num_emb:
+        out.append(("default", "default index %d is out of range [0, %d)"
+                    % (default, num_emb)))
+    read_from = 0
+    if op == "offsets":
+        offs = _ints(offsets)
+        prev = 0
+        for b, o in enumerate(offs):
+            if o < 0:
+                out.append(("offset", "offsets[%d] = %d is negative" % (b, o)))
+                break
+            if o < prev:
+                out.append(("offset", "offsets[%d] = %d is smaller than "
+                            "offsets[%d] = %d" % (b, o, b - 1, prev)))
+                break
+            if o > n:
+                out.append(("offset", "offsets[%d] = %d exceeds the number of "
+                            "indices, %d" % (b, o, n)))
+                break
+            prev = o
+        # Indices before offsets[0] belong to no bag; with no bag at all no
+        # index is read.
+        read_from = min(max(offs[0], 0), n) if offs else n
+    elif op == "segments":
+        if num_segments < 0:
+            out.append(("num_segments", "num_segments = %d is negative"
+                        % num_segments))
+        for i, s in enumerate(_ints(segment_ids)):
+            if not 0 <= s < num_segments:
+                out.append(("segment_id", "segment_ids[%d] = %d is out of "
+                            "range [0, %d)" % (i, s, num_segments)))
+                break
+    elif op != "packed":
+        raise ValueError("unknown op %r" % op)
+    for i in range(read_from, n):
+        if not 0 <= idx[i] < num_emb:
+            out.append(("index", "index %d at flat position %d is out of "
+                        "range [0, %d)" % (idx[i], i, num_emb)))
+            break
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Reduction of bags
+# ---------------------------------------------------------------------------
+
+
+def _reduce_bags(reduction, etype, table, flat_indices, flat_weights, bags,
+                 default):
+    """result[b] = reduction over positions `bags[b]` of
+    weights[p] * table[indices[p]]; empty bags take table[default] or zeros."""
+    if reduction not in REDUCTIONS:
+        raise ValueError("unknown reduction %r" % reduction)
+    if reduction == "mean" and flat_weights is not None:
+        raise ValueError("weights are only supported with 'sum' "
+                         "(the verifier rejects mean + weights)")
+    table = np.asarray(table, dtype=object if is_int(etype) else np.float64)
+    row_shape = table.shape[1:]
+    row_size = int(np.prod(row_shape, dtype=np.int64))
+    batch = len(bags)
+    use_default = default is not None and default >= 0
+
+    if is_float(etype):
+        adt = acc_dtype(etype)
+        tab = round_to(table, etype).astype(adt).reshape(table.shape[0], row_size)
+        w = None
+        if flat_weights is not None:
+            w = round_to(flat_weights, etype).astype(adt).ravel()
+        out = np.zeros((batch, row_size), dtype=adt)
+        for b, pos in enumerate(bags):
+            if not pos:
+                if use_default:
+                    out[b] = tab[default]
+                continue
+            acc = np.zeros(row_size, dtype=adt)
+            for p in pos:
+                row = tab[flat_indices[p]]
+                term = row if w is None else (w[p] * row).astype(adt)
+                acc = (acc + term).astype(adt)
+            if reduction == "mean":
+                acc = (acc / adt(len(pos))).astype(adt)
+            out[b] = acc
+        return round_to(out, etype).astype(np.float64).reshape((batch,) + row_shape)
+
+    # Integers: arithmetic modulo 2^64 in uint64 (wrapping is a ring
+    # homomorphism, so reducing modulo 2^width at the end equals wrapping in T
+    # after every operation).
+    width, signed = INT_TYPES[etype]
+    m64 = (1 << 64) - 1
+
+    def to_u64(a):
+        flat = [int(v) & m64 for v in np.asarray(a, dtype=object).ravel()]
+        return np.array(flat, dtype=np.uint64)
+
+    tab = to_u64(table).reshape(table.shape[0], row_size)
+    w = to_u64(flat_weights) if flat_weights is not None else None
+    out = np.empty((batch, row_size), dtype=object)
+    for b, pos in enumerate(bags):
+        if not pos:
+            if use_default:
+                out[b] = [wrap_int(int(v), etype) for v in tab[default]]
+            else:
+                out[b] = [0] * row_size
+            continue
+        rows = tab[np.asarray([flat_indices[p] for p in pos], dtype=np.int64)]
+        if w is not None:
+            rows = rows * w[np.asarray(pos, dtype=np.int64)][:, None]
+        acc = rows.sum(axis=0, dtype=np.uint64)
+        sums = [wrap_int(int(v), etype) for v in acc]
+        if reduction == "mean":
+            count = len(pos)  # the true count, never wrapped
+            if signed:
+                sums = [(abs(s) // count) * (1 if s >= 0 else -1) for s in sums]
+            else:
+                sums = [s // count for s in sums]
+        out[b] = sums
+    return out.reshape((batch,) + row_shape)
+
+
+def _check(op, table, indices, offsets=None, segment_ids=None,
+           num_segments=None, default=None):
+    v = contract_violations(op, np.shape(table)[0], indices, offsets,
+                            segment_ids, num_segments, default)
+    if v:
+        raise ContractViolation(v)
+
+
+def packed(reduction, etype, table, indices, weights=None):
+    """embbag.packed: indices of shape [batch, indices_per_bag]."""
+    indices = np.asarray(indices, dtype=np.int64)
+    assert indices.ndim == 2, "packed indices must be 2-D"
+    _check("packed", table, indices)
+    batch, per_bag = indices.shape
+    bags = [list(range(b * per_bag, (b + 1) * per_bag)) for b in range(batch)]
+    flat_w = None if weights is None else np.asarray(weights).ravel()
+    return _reduce_bags(reduction, etype, table, indices.ravel(), flat_w, bags,
+                        None)
+
+
+def offsets(reduction, etype, table, indices, offsets, default=None,
+            weights=None):
+    """embbag.offsets: 1-D indices, 1-D offsets of length batch."""
+    indices = np.asarray(indices, dtype=np.int64).ravel()
+    offs = [int(o) for o in np.asarray(offsets, dtype=np.int64).ravel()]
+    _check("offsets", table, indices, offsets=offs, default=default)
+    n = len(indices)
+    bounds = offs + [n]
+    bags = [list(range(bounds[b], bounds[b + 1])) for b in range(len(offs))]
+    return _reduce_bags(reduction, etype, table, indices, weights, bags,
+                        default)
+
+
+def segments(reduction, etype, table, indices, segment_ids, num_segments,
+             default=None, weights=None):
+    """embbag.segments: 1-D indices and segment_ids, num_segments rows."""
+    indices = np.asarray(indices, dtype=np.int64).ravel()
+    seg = [int(s) for s in np.asarray(segment_ids, dtype=np.int64).ravel()]
+    _check("segments", table, indices, segment_ids=seg,
+           num_segments=num_segments, default=default)
+    bags = [[] for _ in range(num_segments)]
+    for i, s in enumerate(seg):
+        bags[s].append(i)
+    return _reduce_bags(reduction, etype, table, indices, weights, bags,
+                        default)
+
+
+def compute(op, reduction, etype, table, indices, offsets_=None,
+            segment_ids=None, num_segments=None, default=None, weights=None):
+    """Dispatches to packed / offsets / segments."""
+    if op == "packed":
+        return packed(reduction, etype, table, indices, weights)
+    if op == "offsets":
+        return offsets(reduction, etype, table, indices, offsets_, default,
+                       weights)
+    if op == "segments":
+        return segments(reduction, etype, table, indices, segment_ids,
+                        num_segments, default, weights)
+    raise ValueError("unknown op %r" % op)
+
+
+# ---------------------------------------------------------------------------
+# Self test: the worked examples of the specifications and hand-checked edge
+# cases of DESIGN.md section 3. Run `python3 reference.py`.
+# ---------------------------------------------------------------------------
+
+
+def _self_test():
+    T = [[-0.2, -0.6], [-0.1, -0.4], [-1.9, -1.8], [-1., 1.5], [0.8, -0.7]]
+
+    def close(a, b, tol=1e-6):
+        a = np.asarray(a, dtype=np.float64)
+        b = np.asarray(b, dtype=np.float64)
+        assert a.shape == b.shape, (a.shape, b.shape)
+        assert np.allclose(a, b, rtol=tol, atol=tol), (a, b)
+
+    def same(a, b):
+        a = np.asarray(a, dtype=object)
+        assert a.shape == np.asarray(b, dtype=object).shape, (a, b)
+        assert a.tolist() == np.asarray(b, dtype=object).tolist(), (a, b)
+
+    # EmbeddingBagPacked-15 examples 1-3.
+    pi = [[0, 2], [1, 2], [3, 4]]
+    close(packed("sum", "f32", T, pi), [[-2.1, -2.4], [-2., -2.2], [-0.2, 0.8]])
+    close(packed("sum", "f32", T, pi, [[0.5, 0.5], [0.3, 0.7], [2., -1.]]),
+          [[-1.05, -1.2], [-1.36, -1.38], [-2.8, 3.7]])
+    close(packed("mean", "f32", T, pi),
+          [[-1.05, -1.2], [-1., -1.1], [-0.1, 0.4]])
+    # EmbeddingBagOffsets-15 examples 1-3 (and OffsetsSum-3).
+    close(offsets("sum", "f32", T, [0, 2, 3, 4], [0, 2, 2], 0, [.5] * 4),
+          [[-1.05, -1.2], [-0.2, -0.6], [-0.1, 0.4]])
+    close(offsets("sum", "f32", T, [0, 2, 3, 4], [0, 2, 2], -1,
+                  [0.5, 0.2, -2, 1]),
+          [[-0.48, -0.66], [0., 0.], [2.8, -3.7]])
+    close(offsets("mean", "f32", T, [0, 2, 3, 4], [0, 2, 2]),
+          [[-1.05, -1.2], [0., 0.], [-0.1, 0.4]])
+    # EmbeddingSegmentsSum-3 example.
+    close(segments("sum", "f32", T, [0, 2, 3, 4], [0, 0, 2, 2], 3, 0, [.5] * 4),
+          [[-1.05, -1.2], [-0.2, -0.6], [-0.1, 0.4]])
+
+    # Unsorted segment ids give the same result; segments mean; empty segment
+    # takes the default row undivided.
+    close(segments("sum", "f32", T, [3, 0, 4, 2], [2, 0, 2, 0], 3, 0, [.5] * 4),
+          [[-1.05, -1.2], [-0.2, -0.6], [-0.1, 0.4]])
+    close(segments("mean", "f32", T, [0, 2, 3, 4], [0, 0, 2, 2], 3, 1),
+          [[-1.05, -1.2], [-0.1, -0.4], [-0.1, 0.4]])
+    # offsets[0] > 0: indices before it are not read (99 is out of range) and
+    # not checked; trailing empty bags (offsets[b] == num_indices).
+    close(offsets("sum", "f32", T, [99, -5, 1, 3], [2, 3, 4, 4], 4),
+          [[-0.1, -0.4], [-1., 1.5], [0.8, -0.7], [0.8, -0.7]])
+    # No indices at all: every bag empty; zero batch.
+    close(offsets("mean", "f32", T, [], [0, 0]), [[0, 0], [0, 0]])
+    assert offsets("sum", "f32", T, [1], []).shape == (0, 2)
+    assert segments("sum", "f32", T, [], [], 0).shape == (0, 2)
+    # Packed with 0 indices per bag: zeros, also for mean.
+    close(packed("mean", "f32", T, np.zeros((2, 0), dtype=np.int64)),
+          [[0, 0], [0, 0]])
+    # Multi-dimensional rows and rank-1 tables.
+    t3 = np.arange(24, dtype=np.float64).reshape(4, 2, 3)
+    close(packed("sum", "f64", t3, [[0, 3]]), [t3[0] + t3[3]])
+    close(segments("sum", "f32", [1., 2., 4.], [0, 2, 1], [1, 1, 0], 2),
+          [2., 5.])
+
+    # Integer wrapping and mean: i8 bag of 200 ones wraps to -56, divided by
+    # the true count 200 -> 0 (truncation toward zero); ui8: 200 / 200 = 1.
+    same(packed("mean", "i8", [[1], [0]], [[0] * 200]), [[0]])
+    same(packed("mean", "ui8", [[1], [0]], [[0] * 200]), [[1]])
+    same(packed("sum", "i8", [[100], [0]], [[0, 0]]), [[-56]])
+    same(packed("sum", "ui8", [[100], [0]], [[0, 0]]), [[200]])
+    same(packed("sum", "si16", [[300]], [[0, 0]], [[200, 1]]),
+         [[wrap_int(300 * 201, "si16")]])
+    # Truncation toward zero for negative sums, unsigned division for ui.
+    same(packed("mean", "i32", [[-7], [0]], [[0, 1]]), [[-3]])
+    same(packed("mean", "ui32", [[-7], [0]], [[0, 1]]), [[(2 ** 32 - 7) // 2]])
+    # (-2^63) + (-1) wraps to 2^63 - 1; (2^63 - 1) / 2 = 2^62 - 1.
+    same(packed("mean", "si64", [[-2 ** 63], [-1]], [[0, 1]]), [[2 ** 62 - 1]])
+    same(packed("mean", "i64", [[-2 ** 63], [1]], [[0, 1]]), [[-(2 ** 62) + 1]])
+    # ui64 full range.
+    same(packed("sum", "ui64", [[2 ** 64 - 1], [2]], [[0, 1]]), [[1]])
+    # Empty bag + default in integer mean: undivided.
+    same(offsets("mean", "i16", [[5, 6], [7, 8]], [0, 1], [0, 2, 2], 1),
+         [[6, 7], [7, 8], [7, 8]])
+
+    # f16 / bf16: accumulate in f32, round once.
+    r = packed("sum", "f16", [[2048.0], [0.5]], [[0] + [1] * 8])
+    close(r, [[2052.0]], 0)  # f16 accumulation would give 2048
+    r = packed("sum", "bf16", [[256.0], [0.5]], [[0] + [1] * 8])
+    close(r, [[260.0]], 0)  # bf16 accumulation would give 256
+    r = packed("sum", "bf16", [[7.875]], [[0]], [[1.75]])
+    close(r, [[float(round_bf16(np.float32(7.875 * 1.75)))]], 0)
+    assert float(round_bf16(np.float32(1.0 + 2 ** -8))) == 1.0  # tie -> even
+    assert float(round_bf16(np.float32(1.0 + 3 * 2 ** -8))) == 1.0 + 2 ** -6
+    close(round_to([65520.0], "f16"), [np.inf], 0)
+
+    # Contract.
+    cv = contract_violations
+    assert cv("packed", 5, [[0, 5]])[0][0] == "index"
+    assert cv("packed", 5, [[0, -1]])[0][0] == "index"
+    assert cv("packed", 5, np.zeros((3, 0))) == []
+    assert cv("offsets", 5, [9, 0], [1]) == []          # 9 is never read
+    assert cv("offsets", 5, [9, 0], [0])[0][0] == "index"
+    assert cv("offsets", 5, [9, 0], []) == []            # no bag reads
+    assert cv("offsets", 5, [0, 0], [0, 3])[0][0] == "offset"
+    assert cv("offsets", 5, [0, 0], [1, 0])[0][0] == "offset"
+    assert cv("offsets", 5, [0, 0], [-1, 0])[0][0] == "offset"
+    assert cv("offsets", 5, [0, 0], [0, 2]) == []       # trailing empty bag
+    assert cv("offsets", 5, [0], [0], default=5)[0][0] == "default"
+    assert cv("offsets", 5, [0], [0], default=-2)[0][0] == "default"
+    assert cv("offsets", 5, [0], [], default=7)[0][0] == "default"
+    assert cv("offsets", 5, [0], [0], default=-1) == []
+    assert cv("segments", 5, [0], segment_ids=[3], num_segments=3)[0][0] == "segment_id"
+    assert cv("segments", 5, [0], segment_ids=[-1], num_segments=3)[0][0] == "segment_id"
+    assert cv("segments", 5, [], segment_ids=[], num_segments=-1)[0][0] == "num_segments"
+    assert cv("segments", 5, [7], segment_ids=[0], num_segments=1)[0][0] == "index"
+    assert cv("segments", 0, [], segment_ids=[], num_segments=2) == []
+    try:
+        packed("sum", "f32", T, [[5]])
+        raise AssertionError("expected a ContractViolation")
+    except ContractViolation as e:
+        assert e.checks[0][0] == "index"
+    print("reference.py: self test passed")
+
+
+if __name__ == "__main__":
+    _self_test()
