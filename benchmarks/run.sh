@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The embbag benchmark: builds embbag-opt (utils/setup.sh), generates and
+# lowers the kernels, builds the harness, runs it and prints one Markdown
+# table (also written to $OUT/table.md). See benchmarks/README.md.
+#
+#   benchmarks/run.sh [--quick] [--with-torch] [--no-build] [--only SUBSTR]
+#                     [--budget SECONDS] [--prefetch N]
+#
+#   --quick       a subset of the cases, shorter timing
+#   --with-torch  also time torch.nn.functional.embedding_bag (installs
+#                 Debian's python3-torch when it is missing)
+#   --no-build    use the embbag-opt already built in $BUILD_DIR
+#   --only S      only the cases whose name contains S (e.g. c1_offsets)
+#   --budget S    seconds of timing per case (default 1.5, quick 0.5)
+#   --prefetch N  prefetch distance of the AVX2 kernel, in indices (0: off;
+#                 default: 16 KiB of rows, within [16, 128])
+#
+# Environment: BUILD_DIR (default ./build), OUT (default $BUILD_DIR/benchmarks),
+# LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+OUT="${OUT:-$BUILD_DIR/benchmarks}"
+LLVM=/usr/lib/llvm-22/bin
+BENCH="$ROOT/benchmarks"
+
+build=1
+torch=0
+bench_args=()
+while (($#)); do
+  case "$1" in
+    --quick) bench_args+=(--quick) ;;
+    --with-torch) torch=1 ;;
+    --no-build) build=0 ;;
+    --only | --budget | --prefetch)
+      (($# >= 2)) || { echo "run.sh: $1 needs a value" >&2; exit 1; }
+      bench_args+=("$1" "$2"); shift ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 1 ;;
+  esac
+  shift
+done
+
+log() { echo "== $*" >&2; }
+
+if ((build)); then
+  log "building embbag-opt (utils/setup.sh)"
+  BUILD_DIR="$BUILD_DIR" "$ROOT/utils/setup.sh" >&2
+fi
+EMBBAG_OPT="$BUILD_DIR/bin/embbag-opt"
+[ -x "$EMBBAG_OPT" ] || { echo "run.sh: no $EMBBAG_OPT" >&2; exit 1; }
+
+mkdir -p "$OUT"
+log "generating kernels in $OUT"
+python3 "$BENCH/gen_kernels.py" "$OUT"
+
+llc_flags=(-O3 -mcpu=znver3 -relocation-model=pic)
+# shellcheck disable=SC2206
+llc_flags+=(${LLC_EXTRA:-})
+for variant in chk unc; do
+  checks=$([ "$variant" = chk ] && echo 1 || echo 0)
+  log "lowering kernels_$variant.mlir (checks=$checks)"
+  "$EMBBAG_OPT" --embbag-to-llvm="vector-bits=256 checks=$checks" \
+    "$OUT/kernels_$variant.mlir" -o "$OUT/kernels_$variant.llvm.mlir"
+  "$LLVM/mlir-translate" --mlir-to-llvmir "$OUT/kernels_$variant.llvm.mlir" \
+    -o "$OUT/kernels_$variant.ll"
+  "$LLVM/llc" "${llc_flags[@]}" -filetype=obj "$OUT/kernels_$variant.ll" \
+    -o "$OUT/kernels_$variant.full.o"
+  # The assembly, for reading the hot loops (README.md).
+  "$LLVM/llc" "${llc_flags[@]}" -filetype=asm "$OUT/kernels_$variant.ll" \
+    -o "$OUT/kernels_$variant.s"
+  # Both modules define the same helpers (dealloc_helper, ...): keep only
+  # the C interfaces global so that both link into one binary.
+  "$LLVM/llvm-objcopy" --wildcard --keep-global-symbol='_mlir_ciface_*' \
+    "$OUT/kernels_$variant.full.o" "$OUT/kernels_$variant.o"
+done
+
+log "building the harness"
+cxx=(g++ -std=c++17 -O3 -march=znver3 -Wall -Wextra -I "$OUT" -I "$BENCH")
+"${cxx[@]}" -c "$BENCH/bench.cpp" -o "$OUT/bench.o"
+"${cxx[@]}" -fno-tree-vectorize -c "$BENCH/scalar.cpp" -o "$OUT/scalar.o"
+"${cxx[@]}" "$OUT/bench.o" "$OUT/scalar.o" "$OUT/kernels_chk.o" \
+  "$OUT/kernels_unc.o" -o "$OUT/bench"
+
+torch_args=()
+if ((torch)); then
+  if ! /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
+    log "installing python3-torch"
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y \
+      --no-install-recommends python3-torch python3-numpy >&2
+  fi
+  log "writing the inputs for torch"
+  rm -rf "$OUT/data"
+  mkdir -p "$OUT/data"
+  "$OUT/bench" --dump "$OUT/data" "${bench_args[@]}"
+  log "timing torch.nn.functional.embedding_bag"
+  /usr/bin/python3 "$BENCH/torch_bench.py" "$OUT/cases.tsv" "$OUT/data" \
+    "${bench_args[@]}" >"$OUT/torch.tsv"
+  torch_args=(--torch "$OUT/torch.tsv")
+fi
+
+log "timing"
+{
+  echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC')  "
+  echo "Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1)," \
+    "$(nproc) cores, $(uname -r)  "
+  echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+    "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
+  echo "torch: $( ((torch)) && /usr/bin/python3 -c 'import torch; print(torch.__version__)' || echo 'not run (--with-torch)')  "
+  "$OUT/bench" "${bench_args[@]}" "${torch_args[@]}"
+} | tee "$OUT/table.md"
