@@ -1,12 +1,16 @@
 // RUN: embbag-opt %s --embbag-to-llvm="checks=0" | FileCheck %s --check-prefix=UNCHECKED
 // RUN: embbag-opt %s --embbag-to-llvm | FileCheck %s --check-prefix=CHECKED
 // RUN: embbag-opt %s --embbag-to-llvm="checks=0" | %mlir_runner | FileCheck %s --check-prefix=RESULT
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg checks=0" | FileCheck %s --check-prefix=UNCHECKED
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | FileCheck %s --check-prefix=CHECKED
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg checks=0" | %mlir_runner | FileCheck %s --check-prefix=RESULT
 
 // --embbag-to-llvm="checks=0" emits no runtime check (DESIGN.md §3: the
 // unchecked policy): none of the check messages, no call to abort, in the
 // lowered kernels of every op. The second RUN line is the control: with
 // checks (the default) the messages are there. The third runs the unchecked
-// kernels on valid inputs.
+// kernels on valid inputs. The last three do the same with path=linalg (the
+// other lowering of embbag.packed).
 
 // UNCHECKED-NOT: index out of range
 // UNCHECKED-NOT: default index out of range

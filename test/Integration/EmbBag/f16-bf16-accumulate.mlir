@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // f16 and bf16 accumulate in f32 and round once when storing
 // (DESIGN.md §3). The values are chosen so that accumulating in the storage

@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // f64 accumulates in f64, i64 in i64: values beyond f32 and i32.
 

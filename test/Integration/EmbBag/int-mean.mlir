@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // Integer mean truncates toward zero (DESIGN.md §3), also for negative sums
 // (where flooring would differ), for every op and i8, i16, i32, i64.

@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // Integer mean divides by the true bag size, never wrapped to T
 // (DESIGN.md §3): an i8 bag of 200 indices divides by 200, not by

@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // OpenVINO's reference tests of EmbeddingBagPacked-15 and
 // EmbeddingBagPackedSum-3 on unsigned element types (u32, u8), ported.

@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // embbag.packed with 0 indices per bag (DESIGN.md §3): every bag is empty,
 // the result is zeros, for sum, weighted sum and mean (float and integer:

@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="vector-bits=512 max-vectors=2" | %mlir_runner | FileCheck %s
 
 // Row lengths that are not a multiple of the vector length, for each element

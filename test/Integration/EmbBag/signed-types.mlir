@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // Explicitly signed element types (si8, si16): the same arithmetic as the
 // signless types, signed division for mean (truncating toward zero), sums

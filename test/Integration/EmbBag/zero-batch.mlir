@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // A batch of zero bags (DESIGN.md §3): packed with indices [0, n], offsets
 // with an empty offsets tensor, segments with num_segments 0. The result is
