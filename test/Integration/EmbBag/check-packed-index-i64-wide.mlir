@@ -1,0 +1,28 @@
+// RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | not --crash %mlir_runner 2>&1 | FileCheck %s
+
+// Runtime check (DESIGN.md §3): an i64 index of embbag.packed that is in
+// range when truncated to 32 bits (indices[0, 1] = 2^32 + 1) stops the
+// program: the message, naming the op and its location, goes to stderr,
+// then the program aborts (hence `not --crash`). The operands reach a non-
+// inlined kernel as arguments, so that the compile-time check (embbag-
+// verify-constants) cannot see them.
+
+func.func private @printMemrefF32(tensor<*xf32>) attributes { llvm.emit_c_interface }
+
+func.func @kernel(%t: tensor<5x2xf32>, %i: tensor<1x2xi64>) -> tensor<1x2xf32> {
+  // CHECK: embbag.packed at {{.*}}check-packed-index-i64-wide.mlir:[[@LINE+1]]:8: index out of range [0, num_emb)
+  %r = embbag.packed sum %t[%i] : (tensor<5x2xf32>, tensor<1x2xi64>) -> tensor<1x2xf32>
+  return %r : tensor<1x2xf32>
+}
+
+func.func @main() {
+  %t = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [9.0, 10.0]]> : tensor<5x2xf32>
+  %i = arith.constant dense<[[0, 4294967297]]> : tensor<1x2xi64>
+  %r = call @kernel(%t, %i) : (tensor<5x2xf32>, tensor<1x2xi64>) -> tensor<1x2xf32>
+  // The program stops in @kernel: nothing is printed.
+  // CHECK-NOT: data =
+  %p = tensor.cast %r : tensor<1x2xf32> to tensor<*xf32>
+  call @printMemrefF32(%p) : (tensor<*xf32>) -> ()
+  return
+}
