@@ -36,7 +36,7 @@ func.func @main() {
   %p0 = tensor.cast %r0 : tensor<0x2xf32> to tensor<*xf32>
   call @printMemrefF32(%p0) : (tensor<*xf32>) -> ()
 
-  // packed, dynamic, mean.
+  // packed, dynamic shapes.
   // CHECK: rank = 2 offset = 0 sizes = [0, 2] strides = [2, 1] data =
   %td = tensor.cast %t : tensor<3x2xf32> to tensor<?x?xf32>
   %i0d = tensor.cast %i0 : tensor<0x2xi32> to tensor<?x?xi32>
