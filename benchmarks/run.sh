@@ -5,6 +5,7 @@
 #
 #   benchmarks/run.sh [--quick] [--with-torch] [--no-build] [--only SUBSTR]
 #                     [--budget SECONDS] [--prefetch N]
+#                     [--whatif-prefetch [--whatif-max-vectors N]]
 #
 #   --quick       a subset of the cases, shorter timing
 #   --with-torch  also time torch.nn.functional.embedding_bag (installs
@@ -14,6 +15,11 @@
 #   --budget S    seconds of timing per case (default 1.5, quick 0.5)
 #   --prefetch N  prefetch distance of the AVX2 kernel, in indices (0: off;
 #                 default: 16 KiB of rows, within [16, 128])
+#   --whatif-prefetch  an experiment for the lowering: the "embbag" column
+#                 (checks=0) becomes the kernels with memref.prefetch
+#                 inserted in their bag loops (whatif_prefetch.py)
+#   --whatif-max-vectors N  with --whatif-prefetch: max-vectors of
+#                 convert-embbag-to-loops (default 8, the pipeline's)
 #
 # Environment: BUILD_DIR (default ./build), OUT (default $BUILD_DIR/benchmarks),
 # LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu).
@@ -27,16 +33,22 @@ BENCH="$ROOT/benchmarks"
 
 build=1
 torch=0
+whatif=0
+whatif_maxv=8
 bench_args=()
 while (($#)); do
   case "$1" in
     --quick) bench_args+=(--quick) ;;
     --with-torch) torch=1 ;;
     --no-build) build=0 ;;
+    --whatif-prefetch) whatif=1 ;;
+    --whatif-max-vectors)
+      (($# >= 2)) || { echo "run.sh: $1 needs a value" >&2; exit 1; }
+      whatif_maxv="$2"; shift ;;
     --only | --budget | --prefetch)
       (($# >= 2)) || { echo "run.sh: $1 needs a value" >&2; exit 1; }
       bench_args+=("$1" "$2"); shift ;;
-    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 1 ;;
   esac
   shift
@@ -76,12 +88,32 @@ for variant in chk unc; do
     "$OUT/kernels_$variant.full.o" "$OUT/kernels_$variant.o"
 done
 
+unchecked="$OUT/kernels_unc.o"
+whatif_note=""
+if ((whatif)); then
+  log "what-if: prefetching kernels (max-vectors=$whatif_maxv)"
+  python3 "$BENCH/whatif_prefetch.py" --max-vectors "$whatif_maxv" \
+    "$EMBBAG_OPT" "$OUT/kernels_unc.mlir" "$OUT/kernels_pf.llvm.mlir"
+  "$LLVM/mlir-translate" --mlir-to-llvmir "$OUT/kernels_pf.llvm.mlir" \
+    -o "$OUT/kernels_pf.ll"
+  "$LLVM/llc" "${llc_flags[@]}" -filetype=obj "$OUT/kernels_pf.ll" \
+    -o "$OUT/kernels_pf.full.o"
+  "$LLVM/llc" "${llc_flags[@]}" -filetype=asm "$OUT/kernels_pf.ll" \
+    -o "$OUT/kernels_pf.s"
+  "$LLVM/llvm-objcopy" --wildcard --keep-global-symbol='_mlir_ciface_*' \
+    "$OUT/kernels_pf.full.o" "$OUT/kernels_pf.o"
+  unchecked="$OUT/kernels_pf.o"
+  whatif_note="WHAT-IF: the embbag (checks=0) column is the checks=0 kernels with memref.prefetch inserted by whatif_prefetch.py, max-vectors=$whatif_maxv  "
+fi
+
 log "building the harness"
+# -march=znver3, the target llc gets: AVX2 and FMA, no AVX-512 (which
+# -march=native would allow on a Zen 4/5 machine).
 cxx=(g++ -std=c++17 -O3 -march=znver3 -Wall -Wextra -I "$OUT" -I "$BENCH")
 "${cxx[@]}" -c "$BENCH/bench.cpp" -o "$OUT/bench.o"
 "${cxx[@]}" -fno-tree-vectorize -c "$BENCH/scalar.cpp" -o "$OUT/scalar.o"
 "${cxx[@]}" "$OUT/bench.o" "$OUT/scalar.o" "$OUT/kernels_chk.o" \
-  "$OUT/kernels_unc.o" -o "$OUT/bench"
+  "$unchecked" -o "$OUT/bench"
 
 torch_args=()
 if ((torch)); then
@@ -110,6 +142,7 @@ log "timing"
     "$(nproc) cores, $(uname -r)  "
   echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
+  [ -z "$whatif_note" ] || echo "$whatif_note"
   echo "torch: $( ((torch)) && /usr/bin/python3 -c 'import torch; print(torch.__version__)' || echo 'not run (--with-torch)')  "
   "$OUT/bench" "${bench_args[@]}" "${torch_args[@]}"
 } | tee "$OUT/table.md"
