@@ -3,6 +3,7 @@
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -137,27 +138,59 @@ Value flattenTable(ImplicitLocOpBuilder &b, Value table) {
 }
 
 /// Turns the [num_bags, row] kernel result into the op's result type.
+Value flattenBags(ImplicitLocOpBuilder &b, Value packed) {
+  // With a static 0 among dynamic dims, a tensor collapse infers a static 0
+  // that the memref verifier rejects after bufferization (0x? into 0): there
+  // is nothing to read, so use an empty tensor.
+  auto type = cast<RankedTensorType>(packed.getType());
+  if (!type.hasStaticShape() && llvm::is_contained(type.getShape(), 0))
+    return tensor::EmptyOp::create(b, ArrayRef<int64_t>{0},
+                                   type.getElementType());
+  return tensor::CollapseShapeOp::create(
+      b, packed, ArrayRef<ReassociationIndices>{{0, 1}});
+}
+
 Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
                       RankedTensorType resultType, Value originalTable,
                       Value numBags) {
+  // The reshapes take the static dims the kernel result and the table
+  // actually have (a size that is static in the type must be given as a
+  // constant); a final tensor.cast reaches the declared result type.
+  auto sourceType = cast<RankedTensorType>(result.getType());
+  auto tableType = cast<RankedTensorType>(originalTable.getType());
   int64_t rank = resultType.getRank();
-  auto signlessType = resultType.clone(
-      cast<RankedTensorType>(result.getType()).getElementType());
   Value shaped = result;
   if (rank == 1) {
     shaped = tensor::CollapseShapeOp::create(
-        b, signlessType, result,
-        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1}});
+        b, result, ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1}});
   } else if (rank > 2) {
-    SmallVector<OpFoldResult> sizes{getAsOpFoldResult(numBags)};
+    int64_t batch = sourceType.getDimSize(0);
+    SmallVector<int64_t> shape{batch};
+    SmallVector<OpFoldResult> sizes{ShapedType::isDynamic(batch)
+                                        ? OpFoldResult(numBags)
+                                        : OpFoldResult(b.getIndexAttr(batch))};
     ReassociationIndices rowDims;
     for (int64_t d = 1; d < rank; ++d) {
+      shape.push_back(tableType.getDimSize(d));
       sizes.push_back(tensor::getMixedSize(b, b.getLoc(), originalTable, d));
       rowDims.push_back(d);
     }
-    shaped = tensor::ExpandShapeOp::create(
-        b, signlessType, result, ArrayRef<ReassociationIndices>{{0}, rowDims},
-        sizes);
+    auto expandedType = sourceType.clone(shape);
+    if (llvm::count_if(ArrayRef<int64_t>(shape).drop_front(),
+                       ShapedType::isDynamic) <= 1) {
+      shaped = tensor::ExpandShapeOp::create(
+          b, expandedType, result, ArrayRef<ReassociationIndices>{{0}, rowDims},
+          sizes);
+    } else {
+      // Upstream expand-strided-metadata crashes on a memref.expand_shape
+      // with several dynamic sizes in one group; tensor.reshape avoids it.
+      SmallVector<Value> sizeValues;
+      for (OpFoldResult size : sizes)
+        sizeValues.push_back(
+            getValueOrCreateConstantIndexOp(b, b.getLoc(), size));
+      Value shapeTensor = tensor::FromElementsOp::create(b, sizeValues);
+      shaped = tensor::ReshapeOp::create(b, expandedType, result, shapeTensor);
+    }
   }
   // A dynamic operand may not give the static result dims.
   if (shaped.getType() != resultType)

@@ -54,8 +54,7 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
     Value perBag = dim(b, indices, 1);
     Value row = dim(b, table, 1);
     if (checks) {
-      Value flat = tensor::CollapseShapeOp::create(
-          b, indices, ArrayRef<ReassociationIndices>{{0, 1}});
+      Value flat = flattenBags(b, indices);
       checkIndices(b, op, table, flat, cst(b, 0), dim(b, flat, 0));
     }
 

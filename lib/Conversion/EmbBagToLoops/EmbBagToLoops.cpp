@@ -354,10 +354,7 @@ template <>
 LogicalResult BagOpLowering<PackedOp>::normalize(ImplicitLocOpBuilder &b,
                                                  PackedOp op,
                                                  BagProblem &p) const {
-  auto flatten = [&](Value v) -> Value {
-    return tensor::CollapseShapeOp::create(
-        b, v, ArrayRef<ReassociationIndices>{{0, 1}});
-  };
+  auto flatten = [&](Value v) { return flattenBags(b, v); };
   p.indices = flatten(op.getIndices());
   p.weights = op.getWeights() ? flatten(op.getWeights()) : Value();
   p.numBags = dim(b, op.getIndices(), 0);

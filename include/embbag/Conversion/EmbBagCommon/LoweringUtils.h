@@ -63,6 +63,9 @@ void checkDefault(ImplicitLocOpBuilder &b, Operation *op, Value table,
 /// [num_emb, d1 * ... * dk] (a rank-1 table gets a row of one element).
 Value flattenTable(ImplicitLocOpBuilder &b, Value table);
 
+/// Flattens packed indices or weights [batch, per_bag] to [batch * per_bag].
+Value flattenBags(ImplicitLocOpBuilder &b, Value packed);
+
 /// Turns a [num_bags, row] result into `resultType` (row dims, static dims).
 Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
                       RankedTensorType resultType, Value originalTable,
