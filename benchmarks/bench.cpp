@@ -22,6 +22,8 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <tuple>
+#include <type_traits>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -74,14 +76,15 @@ uint64_t seedOf(const std::string &what) {
 }
 
 // table[i] for flat position i = row * dim + col, exact in f32, in
-// [-0.5, 0.5). torch_bench.py computes the same values with numpy.
+// [-0.5, 0.5), rounded to f16 / bf16 for those tables. torch_bench.py
+// computes the same values with numpy.
 inline float tableValue(uint64_t i) {
   uint32_t h = static_cast<uint32_t>(i * 2654435761ull);
   return static_cast<float>(h >> 8) * 0x1p-24f - 0.5f;
 }
 
 struct Table {
-  Buffer<float> data;
+  Buffer<char> data;
   int64_t rows, dim;
 };
 
@@ -91,26 +94,29 @@ struct Inputs {
   int idxBits;
   int64_t n, batch;
   std::vector<Buffer<char>> indices; // kSets sets of n entries
-  std::vector<Buffer<float>> weights; // kSets sets of n weights in [0.5, 1.5)
+  std::vector<Buffer<char>> weights; // kSets sets of n weights in [0.5, 1.5)
   Buffer<char> offsets, segmentIds;
 };
 
 class DataStore {
 public:
-  const Table &table(int64_t rows, int64_t dim) {
-    auto key = std::make_pair(rows, dim);
+  const Table &table(const Case &c) {
+    auto key = std::make_tuple(c.rows, c.dim, c.dtype);
     auto it = tables.find(key);
     if (it != tables.end())
       return it->second;
-    Table t{allocate<float>(static_cast<size_t>(rows * dim)), rows, dim};
-    float *d = t.data.get();
-    for (int64_t i = 0; i < rows * dim; ++i)
-      d[i] = tableValue(static_cast<uint64_t>(i));
+    const int64_t count = c.rows * c.dim;
+    Table t{allocate<char>(static_cast<size_t>(count * elemBytes(c.dtype))),
+            c.rows, c.dim};
+    void *d = t.data.get();
+    for (int64_t i = 0; i < count; ++i)
+      storeElem(c.dtype, d, i, tableValue(static_cast<uint64_t>(i)));
     return tables.emplace(key, std::move(t)).first->second;
   }
 
   const Inputs &inputs(const Case &c) {
-    std::string key = std::string(c.cfg) + "_i" + std::to_string(c.idxBits);
+    std::string key = std::string(c.cfg) + "_i" + std::to_string(c.idxBits) +
+                      "_" + std::to_string(static_cast<int>(c.dtype));
     auto it = inputSets.find(key);
     if (it != inputSets.end())
       return it->second;
@@ -123,7 +129,7 @@ public:
       // Same indices for i32 and i64: the seed names the configuration only.
       uint64_t state = seedOf(std::string(c.cfg) + "/" + std::to_string(s));
       auto idx = allocate<char>(in.n * w);
-      auto wts = allocate<float>(in.n);
+      auto wts = allocate<char>(in.n * elemBytes(c.dtype));
       for (int64_t j = 0; j < in.n; ++j) {
         int64_t v = static_cast<int64_t>((splitmix64(state) >> 11) %
                                          static_cast<uint64_t>(c.rows));
@@ -131,7 +137,9 @@ public:
           reinterpret_cast<int32_t *>(idx.get())[j] = static_cast<int32_t>(v);
         else
           reinterpret_cast<int64_t *>(idx.get())[j] = v;
-        wts[j] = static_cast<float>(splitmix64(state) >> 40) * 0x1p-24f + 0.5f;
+        storeElem(c.dtype, wts.get(), j,
+                  static_cast<float>(splitmix64(state) >> 40) * 0x1p-24f +
+                      0.5f);
       }
       in.indices.push_back(std::move(idx));
       in.weights.push_back(std::move(wts));
@@ -152,7 +160,7 @@ private:
     else
       reinterpret_cast<int64_t *>(base)[i] = v;
   }
-  std::map<std::pair<int64_t, int64_t>, Table> tables;
+  std::map<std::tuple<int64_t, int64_t, DType>, Table> tables;
   std::map<std::string, Inputs> inputSets;
 };
 
@@ -160,6 +168,7 @@ Problem problemFor(const Case &c, const Table &t, const Inputs &in, int set) {
   Problem p;
   p.form = c.form;
   p.mode = c.mode;
+  p.dtype = c.dtype;
   p.idxBits = c.idxBits;
   p.table = t.data.get();
   p.rows = c.rows;
@@ -194,29 +203,79 @@ Problem problemFor(const Case &c, const Table &t, const Inputs &in, int set) {
 constexpr int kMaxVectors = 16; // one pass over the bag up to dim 128
 int64_t prefetchOption = -1; // --prefetch N; 0: off; -1: 16 KiB of rows
 
-int64_t prefetchDistance(int64_t dim) {
+int64_t prefetchDistance(int64_t rowBytes) {
   if (prefetchOption >= 0)
     return prefetchOption;
-  return std::clamp<int64_t>(16384 / (dim * 4), 16, 128);
+  return std::clamp<int64_t>(16384 / rowBytes, 16, 128);
 }
+
+// Storage types: 8 elements to and from an f32 vector. f16 and bf16 rows
+// must be a multiple of 8 elements long (no masked tail).
+struct AvxF32 {
+  using T = float;
+  static __m256 load(const T *p) { return _mm256_loadu_ps(p); }
+  static __m256 maskload(const T *p, __m256i m) {
+    return _mm256_maskload_ps(p, m);
+  }
+  static __m256 broadcast(const T *p) { return _mm256_broadcast_ss(p); }
+  static void store(T *p, __m256 v) { _mm256_storeu_ps(p, v); }
+  static void maskstore(T *p, __m256i m, __m256 v) {
+    _mm256_maskstore_ps(p, m, v);
+  }
+};
+struct AvxF16 {
+  using T = uint16_t;
+  static __m256 load(const T *p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+  }
+  static __m256 broadcast(const T *p) { return _mm256_set1_ps(f16ToF32(*p)); }
+  static void store(T *p, __m256 v) {
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(p),
+                     _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+  }
+};
+struct AvxBF16 {
+  using T = uint16_t;
+  static __m256 load(const T *p) {
+    __m256i wide = _mm256_cvtepu16_epi32(
+        _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
+  }
+  static __m256 broadcast(const T *p) { return _mm256_set1_ps(bf16ToF32(*p)); }
+  static void store(T *p, __m256 v) {
+    // Round to nearest even, keep the high halves, pack them in order.
+    __m256i u = _mm256_castps_si256(v);
+    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(u, 16),
+                                   _mm256_set1_epi32(1));
+    u = _mm256_add_epi32(u, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff)));
+    u = _mm256_srli_epi32(u, 16);
+    __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(u, u), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(p),
+                     _mm256_castsi256_si128(packed));
+  }
+};
 
 // Runs chunk `col` of bags [bagBegin, bagEnd).
 using ChunkFn = void (*)(const Problem &p, const int64_t *starts,
                          int64_t bagBegin, int64_t bagEnd, int64_t col,
-                         float *out);
+                         void *out);
 
-template <int NV, bool TAIL, bool PF, Mode M, typename IT>
+template <int NV, bool TAIL, bool PF, Mode M, typename IT, typename S>
 void avx2Chunk(const Problem &p, const int64_t *starts, int64_t bagBegin,
-               int64_t bagEnd, int64_t col, float *out) {
+               int64_t bagEnd, int64_t col, void *outBuf) {
+  using T = typename S::T;
+  constexpr int64_t kBytes = sizeof(T);
   const IT *__restrict idx = static_cast<const IT *>(p.indices);
-  const float *__restrict w = p.weights;
-  const float *__restrict table = p.table + col;
-  const int64_t dim = p.dim, n = p.n, distance = prefetchDistance(dim);
-  // A row of NV vectors spans (NV + 1) / 2 lines when it starts on a line,
-  // one more at most when it does not.
-  constexpr int kLines = (NV + 1) / 2;
-  const bool rowsOnLines = dim % 16 == 0;
-  const int64_t lastByte = dim * 4 - 1;
+  const T *__restrict w = static_cast<const T *>(p.weights);
+  const T *__restrict table = static_cast<const T *>(p.table) + col;
+  T *__restrict out = static_cast<T *>(outBuf);
+  const int64_t dim = p.dim, n = p.n;
+  const int64_t distance = prefetchDistance(dim * kBytes);
+  // A row of NV vectors spans at most this many lines when it starts on a
+  // line, one more at most when it does not.
+  constexpr int kLines = (NV * 8 * kBytes + 63) / 64;
+  const bool rowsOnLines = dim * kBytes % 64 == 0;
+  const int64_t lastByte = dim * kBytes - 1;
   const __m256i tail = _mm256_cmpgt_epi32(
       _mm256_set1_epi32(static_cast<int>(dim % 8)),
       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
@@ -229,57 +288,67 @@ void avx2Chunk(const Problem &p, const int64_t *starts, int64_t bagBegin,
     for (int64_t j = begin; j < end; ++j) {
       if (PF && j + distance < n) {
         const char *next = reinterpret_cast<const char *>(
-            p.table + static_cast<int64_t>(idx[j + distance]) * dim);
+            static_cast<const T *>(p.table) +
+            static_cast<int64_t>(idx[j + distance]) * dim);
 #pragma GCC unroll 16
         for (int l = 0; l < kLines; ++l)
           _mm_prefetch(next + 64 * l, _MM_HINT_T0);
         if (!rowsOnLines)
           _mm_prefetch(next + lastByte, _MM_HINT_T0);
       }
-      const float *row = table + static_cast<int64_t>(idx[j]) * dim;
-      if (M == Mode::Wsum) {
-        const __m256 wv = _mm256_broadcast_ss(w + j);
+      const T *row = table + static_cast<int64_t>(idx[j]) * dim;
+      if constexpr (M == Mode::Wsum) {
+        const __m256 wv = S::broadcast(w + j);
 #pragma GCC unroll 16
         for (int v = 0; v < NV; ++v) {
-          __m256 x = TAIL && v == NV - 1
-                         ? _mm256_maskload_ps(row + 8 * v, tail)
-                         : _mm256_loadu_ps(row + 8 * v);
+          __m256 x;
+          if constexpr (TAIL)
+            x = v == NV - 1 ? S::maskload(row + 8 * v, tail)
+                            : S::load(row + 8 * v);
+          else
+            x = S::load(row + 8 * v);
           acc[v] = _mm256_fmadd_ps(x, wv, acc[v]);
         }
       } else {
 #pragma GCC unroll 16
         for (int v = 0; v < NV; ++v) {
-          __m256 x = TAIL && v == NV - 1
-                         ? _mm256_maskload_ps(row + 8 * v, tail)
-                         : _mm256_loadu_ps(row + 8 * v);
+          __m256 x;
+          if constexpr (TAIL)
+            x = v == NV - 1 ? S::maskload(row + 8 * v, tail)
+                            : S::load(row + 8 * v);
+          else
+            x = S::load(row + 8 * v);
           acc[v] = _mm256_add_ps(acc[v], x);
         }
       }
     }
-    if (M == Mode::Mean) {
+    if constexpr (M == Mode::Mean) {
       const __m256 d = _mm256_set1_ps(
           static_cast<float>(std::max<int64_t>(end - begin, 1)));
 #pragma GCC unroll 16
       for (int v = 0; v < NV; ++v)
         acc[v] = _mm256_div_ps(acc[v], d);
     }
-    float *dst = out + b * dim + col;
+    T *dst = out + b * dim + col;
 #pragma GCC unroll 16
     for (int v = 0; v < NV; ++v) {
-      if (TAIL && v == NV - 1)
-        _mm256_maskstore_ps(dst + 8 * v, tail, acc[v]);
-      else
-        _mm256_storeu_ps(dst + 8 * v, acc[v]);
+      if constexpr (TAIL) {
+        if (v == NV - 1) {
+          S::maskstore(dst + 8 * v, tail, acc[v]);
+          continue;
+        }
+      }
+      S::store(dst + 8 * v, acc[v]);
     }
   }
 }
 
-template <bool TAIL, bool PF, Mode M, typename IT>
+template <bool TAIL, bool PF, Mode M, typename IT, typename S>
 ChunkFn pickChunk(int nv) {
   switch (nv) {
 #define CASE(N)                                                                \
   case N:                                                                      \
-    return &avx2Chunk<N, TAIL, PF, M, IT>;
+    return &avx2Chunk<N, TAIL, PF, M, IT, S>;
     CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8) CASE(9)
     CASE(10) CASE(11) CASE(12) CASE(13) CASE(14) CASE(15) CASE(16)
 #undef CASE
@@ -287,24 +356,31 @@ ChunkFn pickChunk(int nv) {
   std::abort();
 }
 
-template <Mode M, typename IT>
+template <Mode M, typename IT, typename S>
 ChunkFn pickChunk(int nv, bool tail, bool prefetch) {
-  if (tail)
-    return prefetch ? pickChunk<true, true, M, IT>(nv)
-                    : pickChunk<true, false, M, IT>(nv);
-  return prefetch ? pickChunk<false, true, M, IT>(nv)
-                  : pickChunk<false, false, M, IT>(nv);
+  if constexpr (std::is_same_v<S, AvxF32>) {
+    if (tail)
+      return prefetch ? pickChunk<true, true, M, IT, S>(nv)
+                      : pickChunk<true, false, M, IT, S>(nv);
+  } else if (tail) {
+    std::fprintf(stderr, "avx2 kernel: f16/bf16 rows must be a multiple of 8 "
+                         "elements\n");
+    std::abort();
+  }
+  return prefetch ? pickChunk<false, true, M, IT, S>(nv)
+                  : pickChunk<false, false, M, IT, S>(nv);
 }
 
-template <typename IT> void avx2EmbBagTyped(const Problem &p, float *out) {
+template <typename IT, typename S>
+void avx2EmbBagTyped(const Problem &p, void *out) {
   auto pick = [&](int nv, bool tail, bool prefetch) {
     switch (p.mode) {
     case Mode::Sum:
-      return pickChunk<Mode::Sum, IT>(nv, tail, prefetch);
+      return pickChunk<Mode::Sum, IT, S>(nv, tail, prefetch);
     case Mode::Wsum:
-      return pickChunk<Mode::Wsum, IT>(nv, tail, prefetch);
+      return pickChunk<Mode::Wsum, IT, S>(nv, tail, prefetch);
     case Mode::Mean:
-      return pickChunk<Mode::Mean, IT>(nv, tail, prefetch);
+      return pickChunk<Mode::Mean, IT, S>(nv, tail, prefetch);
     }
     std::abort();
   };
@@ -344,7 +420,7 @@ template <typename IT> void avx2EmbBagTyped(const Problem &p, float *out) {
 
   const int64_t vectors = (p.dim + 7) / 8;
   const bool hasTail = p.dim % 8 != 0;
-  const bool pf = prefetchDistance(p.dim) > 0;
+  const bool pf = prefetchDistance(p.dim * sizeof(typename S::T)) > 0;
   if (vectors <= kMaxVectors) {
     pick(static_cast<int>(vectors), hasTail, pf)(p, starts, 0, p.batch, 0,
                                                   out);
@@ -366,11 +442,22 @@ template <typename IT> void avx2EmbBagTyped(const Problem &p, float *out) {
       s.fn(p, starts, b, b + 1, s.col, out);
 }
 
-void avx2EmbBag(const Problem &p, float *out) {
+template <typename IT> void avx2EmbBagIndexed(const Problem &p, void *out) {
+  switch (p.dtype) {
+  case DType::F32:
+    return avx2EmbBagTyped<IT, AvxF32>(p, out);
+  case DType::F16:
+    return avx2EmbBagTyped<IT, AvxF16>(p, out);
+  case DType::BF16:
+    return avx2EmbBagTyped<IT, AvxBF16>(p, out);
+  }
+}
+
+void avx2EmbBag(const Problem &p, void *out) {
   if (p.idxBits == 64)
-    avx2EmbBagTyped<int64_t>(p, out);
+    avx2EmbBagIndexed<int64_t>(p, out);
   else
-    avx2EmbBagTyped<int32_t>(p, out);
+    avx2EmbBagIndexed<int32_t>(p, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -395,7 +482,7 @@ struct EmbBagCall {
 
   EmbBagCall(const EmbBagCall &) = delete; // args point into the object
   EmbBagCall &operator=(const EmbBagCall &) = delete;
-  EmbBagCall(const Problem &p, float *outBuf) {
+  EmbBagCall(const Problem &p, void *outBuf) {
     table = {p.table, p.table, 0, {p.rows, p.dim}, {p.dim, 1}};
     out = {outBuf, outBuf, 0, {p.batch, p.dim}, {p.dim, 1}};
     args[arity++] = &table;
@@ -489,13 +576,14 @@ double streamingBandwidth() {
 double bytesMoved(const Case &c) {
   double n = static_cast<double>(c.batch * c.bag);
   double idx = c.idxBits / 8;
-  double bytes = n * c.dim * 4 + n * idx + c.batch * c.dim * 4.0;
+  double elem = elemBytes(c.dtype);
+  double bytes = n * c.dim * elem + n * idx + c.batch * c.dim * elem;
   if (c.form == Form::Offsets)
     bytes += c.batch * idx;
   if (c.form == Form::Segments)
     bytes += n * idx;
   if (c.mode == Mode::Wsum)
-    bytes += n * 4;
+    bytes += n * elem;
   return bytes;
 }
 
@@ -505,13 +593,21 @@ const char *formName(Form f) {
 const char *modeName(Mode m) {
   return m == Mode::Sum ? "sum" : m == Mode::Wsum ? "wsum" : "mean";
 }
+const char *dtypeName(DType t) {
+  return t == DType::F32 ? "f32" : t == DType::F16 ? "f16" : "bf16";
+}
 
-// Compares `got` with the reference; aborts the run on a mismatch.
-void check(const char *who, const Case &c, int set, const float *got,
-           const float *ref) {
+// Compares `got` with the reference; aborts the run on a mismatch. The
+// tolerance allows for other summation orders in f32 and, for f16 and
+// bf16, for a result rounded to the neighbour of the reference's.
+void check(const char *who, const Case &c, int set, const void *got,
+           const void *ref) {
+  const float eps = c.dtype == DType::F32   ? 1e-4f
+                    : c.dtype == DType::F16 ? 0x1p-10f
+                                            : 0x1p-7f;
   for (int64_t i = 0; i < c.batch * c.dim; ++i) {
-    float g = got[i], r = ref[i];
-    if (!(std::fabs(g - r) <= 1e-4f * (1.0f + std::fabs(r)))) {
+    float g = loadElem(c.dtype, got, i), r = loadElem(c.dtype, ref, i);
+    if (!(std::fabs(g - r) <= eps * (1.0f + std::fabs(r)))) {
       std::fprintf(stderr,
                    "bench: MISMATCH: %s on case %s (index set %d) at "
                    "[bag %lld, col %lld]: got %.9g, expected %.9g (scalar "
@@ -532,40 +628,41 @@ struct Result {
 
 struct Contender {
   const char *name;
-  std::function<void(int set, float *out)> run;
+  std::function<void(int set, void *out)> run;
 };
 
 Result runCase(const Case &c, DataStore &store, double budget) {
-  const Table &t = store.table(c.rows, c.dim);
+  const Table &t = store.table(c);
   const Inputs &in = store.inputs(c);
-  const size_t outCount = static_cast<size_t>(c.batch * c.dim);
+  const size_t outBytes =
+      static_cast<size_t>(c.batch * c.dim * elemBytes(c.dtype));
   std::vector<Problem> problems;
   for (int s = 0; s < kSets; ++s)
     problems.push_back(problemFor(c, t, in, s));
 
   // Descriptors are built once per set and output buffer, as a caller
   // that reuses its buffers would.
-  auto outEmb = allocate<float>(outCount), outChk = allocate<float>(outCount),
-       outAvx = allocate<float>(outCount), outSca = allocate<float>(outCount);
+  auto outEmb = allocate<char>(outBytes), outChk = allocate<char>(outBytes),
+       outAvx = allocate<char>(outBytes), outSca = allocate<char>(outBytes);
   std::vector<std::unique_ptr<EmbBagCall>> callsEmb, callsChk;
   for (int s = 0; s < kSets; ++s) {
     callsEmb.push_back(std::make_unique<EmbBagCall>(problems[s], outEmb.get()));
     callsChk.push_back(std::make_unique<EmbBagCall>(problems[s], outChk.get()));
   }
   std::vector<Contender> contenders = {
-      {"embbag (checks=0)", [&](int s, float *) { (*callsEmb[s])(c.unchecked); }},
-      {"embbag (checks=1)", [&](int s, float *) { (*callsChk[s])(c.checked); }},
-      {"AVX2 kernel", [&](int s, float *o) { avx2EmbBag(problems[s], o); }},
-      {"scalar loop", [&](int s, float *o) { scalarEmbBag(problems[s], o); }},
+      {"embbag (checks=0)", [&](int s, void *) { (*callsEmb[s])(c.unchecked); }},
+      {"embbag (checks=1)", [&](int s, void *) { (*callsChk[s])(c.checked); }},
+      {"AVX2 kernel", [&](int s, void *o) { avx2EmbBag(problems[s], o); }},
+      {"scalar loop", [&](int s, void *o) { scalarEmbBag(problems[s], o); }},
   };
-  float *outs[] = {outEmb.get(), outChk.get(), outAvx.get(), outSca.get()};
+  char *outs[] = {outEmb.get(), outChk.get(), outAvx.get(), outSca.get()};
 
   // Every contender against the reference on two index sets first.
-  auto ref = allocate<float>(outCount);
+  auto ref = allocate<char>(outBytes);
   for (int s = 0; s < 2; ++s) {
     scalarEmbBag(problems[s], ref.get());
     for (size_t k = 0; k < contenders.size(); ++k) {
-      std::fill(outs[k], outs[k] + outCount, NAN);
+      std::memset(outs[k], 0xff, outBytes); // NaN in f32, f16 and bf16
       contenders[k].run(s, outs[k]);
       check(contenders[k].name, c, s, outs[k], ref.get());
     }
@@ -614,12 +711,12 @@ void writeFile(const std::string &path, const void *data, size_t bytes) {
   }
 }
 
-// DIR/<cfg>_i<bits>.idx (kSets sets), .off, DIR/<cfg>.w (kSets sets),
-// DIR/<case>.ref (the scalar result on set 0).
+// DIR/<cfg>_i<bits>.idx (kSets sets), .off, DIR/<cfg>_<dtype>.w (kSets
+// sets, as f32), DIR/<case>.ref (the scalar result on set 0, as f32).
 void dump(const std::vector<const Case *> &cases, DataStore &store,
           const std::string &dir) {
   for (const Case *c : cases) {
-    const Table &t = store.table(c->rows, c->dim);
+    const Table &t = store.table(*c);
     const Inputs &in = store.inputs(*c);
     size_t w = c->idxBits / 8;
     std::string base = dir + "/" + c->cfg;
@@ -629,15 +726,20 @@ void dump(const std::vector<const Case *> &cases, DataStore &store,
       all.append(in.indices[s].get(), in.n * w);
     writeFile(idxPath + ".idx", all.data(), all.size());
     writeFile(idxPath + ".off", in.offsets.get(), c->batch * w);
-    all.clear();
+    std::vector<float> f32;
     for (int s = 0; s < kSets; ++s)
-      all.append(reinterpret_cast<const char *>(in.weights[s].get()),
-                 in.n * sizeof(float));
-    writeFile(base + ".w", all.data(), all.size());
-    auto ref = allocate<float>(c->batch * c->dim);
+      for (int64_t j = 0; j < in.n; ++j)
+        f32.push_back(loadElem(c->dtype, in.weights[s].get(), j));
+    writeFile(base + "_" + dtypeName(c->dtype) + ".w", f32.data(),
+              f32.size() * sizeof(float));
+    const int64_t outCount = c->batch * c->dim;
+    auto ref = allocate<char>(outCount * elemBytes(c->dtype));
     scalarEmbBag(problemFor(*c, t, in, 0), ref.get());
-    writeFile(dir + "/" + c->name + ".ref", ref.get(),
-              c->batch * c->dim * sizeof(float));
+    f32.clear();
+    for (int64_t i = 0; i < outCount; ++i)
+      f32.push_back(loadElem(c->dtype, ref.get(), i));
+    writeFile(dir + "/" + c->name + ".ref", f32.data(),
+              f32.size() * sizeof(float));
   }
   std::FILE *f = std::fopen((dir + "/sets").c_str(), "w");
   std::fprintf(f, "%d\n", kSets);
@@ -700,9 +802,11 @@ void printTable(const std::vector<Result> &results, double bandwidth) {
     double gb = bytesMoved(c) / 1e9;
     double embGBs = gb / (r.embbag * 1e-3);
     std::printf(
-        "| %s %s %s i%d | %s x %lld | %lld x %lld | %s | %s | %s | %s | %s | "
-        "%s | %s | %s | %s | %s | %s | %s | %s |\n",
+        "| %s %s %s i%d%s%s | %s x %lld | %lld x %lld | %s | %s | %s | %s | %s "
+        "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
         c.cfg, formName(c.form), modeName(c.mode), c.idxBits,
+        c.dtype == DType::F32 ? "" : " ",
+        c.dtype == DType::F32 ? "" : dtypeName(c.dtype),
         rowsName(c.rows).c_str(), static_cast<long long>(c.dim),
         static_cast<long long>(c.batch), static_cast<long long>(c.bag),
         fmt("%.3f", r.embbag).c_str(), fmt("%.3f", r.checked).c_str(),

@@ -32,40 +32,46 @@ MODES = ("sum", "wsum", "mean")
 QUICK = {
     "c1_offsets_sum_i32", "c1_offsets_wsum_i32", "c1_offsets_mean_i32",
     "c1_packed_sum_i32", "c1_segments_sum_i32", "c3_offsets_sum_i32",
-    "c5_offsets_mean_i32",
+    "c5_offsets_mean_i32", "c1_offsets_sum_i32_f16",
 }
 
 
 def cases():
-    """(name, cfg, form, mode, index bits) in table order."""
+    """(name, cfg, form, mode, index bits, dtype) in table order."""
     out = []
     for cfg in CONFIGS:
         for mode in MODES:
-            out.append((cfg, "offsets", mode, 32))
+            out.append((cfg, "offsets", mode, 32, "f32"))
         if cfg == "c1":
             for mode in MODES:
-                out.append((cfg, "offsets", mode, 64))
+                out.append((cfg, "offsets", mode, 64, "f32"))
             for form in ("packed", "segments"):
                 for mode in MODES:
-                    out.append((cfg, form, mode, 32))
-    return [(f"{c}_{f}_{m}_i{b}", c, f, m, b) for c, f, m, b in out]
+                    out.append((cfg, form, mode, 32, "f32"))
+    # 16-bit tables (f32 accumulation): the DRAM-bound and the cached case.
+    for dtype in ("f16", "bf16"):
+        for mode in MODES:
+            out.append(("c1", "offsets", mode, 32, dtype))
+        out.append(("c3", "offsets", "sum", 32, dtype))
+    return [(f"{c}_{f}_{m}_i{b}" + ("" if t == "f32" else f"_{t}"),
+             c, f, m, b, t) for c, f, m, b, t in out]
 
 
-def kernel(name, cfg, form, mode, bits):
+def kernel(name, cfg, form, mode, bits, dtype):
     rows, dim, batch, bag = CONFIGS[cfg]
     n = batch * bag
     it = f"i{bits}"
-    table_t = f"tensor<{rows}x{dim}xf32>"
-    res_t = f"tensor<{batch}x{dim}xf32>"
-    out_t = f"memref<{batch}x{dim}xf32>"
+    table_t = f"tensor<{rows}x{dim}x{dtype}>"
+    res_t = f"tensor<{batch}x{dim}x{dtype}>"
+    out_t = f"memref<{batch}x{dim}x{dtype}>"
     op_mode = "mean" if mode == "mean" else "sum"
     weighted = mode == "wsum"
     if form == "packed":
         idx_t = f"tensor<{batch}x{bag}x{it}>"
-        w_t = f"tensor<{batch}x{bag}xf32>"
+        w_t = f"tensor<{batch}x{bag}x{dtype}>"
     else:
         idx_t = f"tensor<{n}x{it}>"
-        w_t = f"tensor<{n}xf32>"
+        w_t = f"tensor<{n}x{dtype}>"
 
     args = [f"%table: {table_t}", f"%indices: {idx_t}"]
     types = [table_t, idx_t]
@@ -116,11 +122,12 @@ def main():
         for suffix in ("chk", "unc"):
             inc.append(f'extern "C" void _mlir_ciface_{name}_{suffix}(void);')
     inc.append("static const Case kCases[] = {")
-    for name, cfg, form, mode, bits in all_cases:
+    for name, cfg, form, mode, bits, dtype in all_cases:
         rows, dim, batch, bag = CONFIGS[cfg]
         inc.append(
             f'  {{"{name}", "{cfg}", Form::{form.capitalize()}, '
-            f'Mode::{mode.capitalize()}, {bits}, {rows}, {dim}, {batch}, '
+            f'Mode::{mode.capitalize()}, DType::{dtype.upper()}, {bits}, '
+            f'{rows}, {dim}, {batch}, '
             f'{bag}, {str(name in QUICK).lower()}, '
             f'(void *)&_mlir_ciface_{name}_chk, '
             f'(void *)&_mlir_ciface_{name}_unc}},')
@@ -129,11 +136,13 @@ def main():
         f.write("\n".join(inc) + "\n")
 
     with open(os.path.join(outdir, "cases.tsv"), "w") as f:
-        f.write("name\tcfg\tform\tmode\tbits\trows\tdim\tbatch\tbag\tquick\n")
-        for name, cfg, form, mode, bits in all_cases:
+        f.write("name\tcfg\tform\tmode\tbits\tdtype\trows\tdim\tbatch\t"
+                "bag\tquick\n")
+        for name, cfg, form, mode, bits, dtype in all_cases:
             rows, dim, batch, bag = CONFIGS[cfg]
-            f.write(f"{name}\t{cfg}\t{form}\t{mode}\t{bits}\t{rows}\t{dim}\t"
-                    f"{batch}\t{bag}\t{int(name in QUICK)}\n")
+            f.write(f"{name}\t{cfg}\t{form}\t{mode}\t{bits}\t{dtype}\t"
+                    f"{rows}\t{dim}\t{batch}\t{bag}\t"
+                    f"{int(name in QUICK)}\n")
 
 
 if __name__ == "__main__":

@@ -112,8 +112,9 @@ log "building the harness"
 cxx=(g++ -std=c++17 -O3 -march=znver3 -Wall -Wextra -I "$OUT" -I "$BENCH")
 "${cxx[@]}" -c "$BENCH/bench.cpp" -o "$OUT/bench.o"
 "${cxx[@]}" -fno-tree-vectorize -c "$BENCH/scalar.cpp" -o "$OUT/scalar.o"
-"${cxx[@]}" "$OUT/bench.o" "$OUT/scalar.o" "$OUT/kernels_chk.o" \
-  "$unchecked" -o "$OUT/bench"
+"${cxx[@]}" -c "$BENCH/bf16_runtime.cpp" -o "$OUT/bf16_runtime.o"
+"${cxx[@]}" "$OUT/bench.o" "$OUT/scalar.o" "$OUT/bf16_runtime.o" \
+  "$OUT/kernels_chk.o" "$unchecked" -o "$OUT/bench"
 
 torch_args=()
 if ((torch)); then

@@ -8,24 +8,49 @@
 
 namespace {
 
-template <typename IT>
-void run(const Problem &p, float *out) {
+// Storage types: f32 as is, f16 and bf16 as 16-bit patterns.
+struct F32 {
+  using T = float;
+  static float load(float v) { return v; }
+};
+struct F16 {
+  using T = uint16_t;
+  static float load(uint16_t v) { return f16ToF32(v); }
+};
+struct BF16 {
+  using T = uint16_t;
+  static float load(uint16_t v) { return bf16ToF32(v); }
+};
+
+template <typename IT, typename S> void run(const Problem &p, void *outBuf) {
+  using T = typename S::T;
+  const T *table = static_cast<const T *>(p.table);
+  const T *weights = static_cast<const T *>(p.weights);
   const IT *idx = static_cast<const IT *>(p.indices);
   const IT *off = static_cast<const IT *>(p.offsets);
   const int64_t dim = p.dim;
+  // f32 accumulates in the result itself; f16 and bf16 in f32, rounded once.
+  std::vector<float> scratch;
+  float *out;
+  if (p.dtype == DType::F32) {
+    out = static_cast<float *>(outBuf);
+  } else {
+    scratch.resize(p.batch * dim);
+    out = scratch.data();
+  }
   std::memset(out, 0, sizeof(float) * p.batch * dim);
   std::vector<int64_t> counts(p.batch, 0);
 
   auto add = [&](int64_t bag, int64_t j) {
-    const float *row = p.table + static_cast<int64_t>(idx[j]) * dim;
+    const T *row = table + static_cast<int64_t>(idx[j]) * dim;
     float *dst = out + bag * dim;
     if (p.mode == Mode::Wsum) {
-      const float w = p.weights[j];
+      const float w = S::load(weights[j]);
       for (int64_t d = 0; d < dim; ++d)
-        dst[d] += w * row[d];
+        dst[d] += w * S::load(row[d]);
     } else {
       for (int64_t d = 0; d < dim; ++d)
-        dst[d] += row[d];
+        dst[d] += S::load(row[d]);
     }
     ++counts[bag];
   };
@@ -54,13 +79,27 @@ void run(const Problem &p, float *out) {
       if (counts[b] > 1)
         for (int64_t d = 0; d < dim; ++d)
           out[b * dim + d] /= static_cast<float>(counts[b]);
+  if (p.dtype != DType::F32)
+    for (int64_t i = 0; i < p.batch * dim; ++i)
+      storeElem(p.dtype, outBuf, i, out[i]);
+}
+
+template <typename IT> void runTyped(const Problem &p, void *out) {
+  switch (p.dtype) {
+  case DType::F32:
+    return run<IT, F32>(p, out);
+  case DType::F16:
+    return run<IT, F16>(p, out);
+  case DType::BF16:
+    return run<IT, BF16>(p, out);
+  }
 }
 
 } // namespace
 
-void scalarEmbBag(const Problem &p, float *out) {
+void scalarEmbBag(const Problem &p, void *out) {
   if (p.idxBits == 64)
-    run<int64_t>(p, out);
+    runTyped<int64_t>(p, out);
   else
-    run<int32_t>(p, out);
+    runTyped<int32_t>(p, out);
 }
