@@ -41,6 +41,8 @@ tools = [
     "mlir-runner",
     "mlir-translate",
     "llc",
+    "not",
+    "count",
     ToolSubst("%python", config.python_executable, unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
