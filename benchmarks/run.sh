@@ -139,7 +139,10 @@ fi
 log "timing"
 {
   echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC')  "
-  echo "Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1)," \
+  cpu_field() { sed -n "s/^$1[[:space:]]*: *//p" /proc/cpuinfo | head -n 1; }
+  echo "Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1)" \
+    "(cpu family $(cpu_field 'cpu family'), model $(cpu_field model)," \
+    "AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no))," \
     "$(nproc) cores, $(uname -r)  "
   echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "

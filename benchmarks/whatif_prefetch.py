@@ -40,9 +40,10 @@ LOAD = re.compile(r"^(\s*)(%[\w#]+) = memref\.load (%[\w#]+)\[(%\w+)\] : "
                   r"memref<(\d+)x(i32|i64)>$")
 CAST = re.compile(r"^\s*(%[\w#]+) = arith\.index_cast (%[\w#]+) : "
                   r"i(32|64) to index$")
-# vector.transfer_read %table[%row, %col] ... : memref<RxDxf32>, vector<Lx...>
+# vector.transfer_read %table[%row, %col] ... : memref<RxDxT>, vector<Lx...>
 READ = re.compile(r"vector\.transfer_read (%[\w#]+)\[(%[\w#]+), (%[\w#]+)\]"
-                  r".*: memref<(\d+)x(\d+)xf32>, vector<(\d+)x")
+                  r".*: memref<(\d+)x(\d+)x(f32|f16|bf16)>, vector<(\d+)x")
+ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
 
 
 def insert_prefetches(text):
@@ -67,12 +68,13 @@ def insert_prefetches(text):
         if not reads:
             continue
         indent, _, idx, j, n, itype = load.groups()
-        table, _, col, rows, dim, lanes = reads[0].groups()
+        table, _, col, rows, dim, elem, lanes = reads[0].groups()
         dim, width = int(dim), int(lanes) * len(reads)
-        distance = max(16, min(128, 16384 // (dim * 4)))
+        per_line = 64 // ELEM_BYTES[elem]
+        distance = max(16, min(128, 16384 // (dim * ELEM_BYTES[elem])))
         u = f"%pf{count}"
         count += 1
-        table_type = f"memref<{rows}x{dim}xf32>"
+        table_type = f"memref<{rows}x{dim}x{elem}>"
         out += [
             f"{indent}{u}_d = arith.constant {distance} : index",
             f"{indent}{u}_last = arith.constant {int(n) - 1} : index",
@@ -82,8 +84,8 @@ def insert_prefetches(text):
             f"{indent}{u}_r = arith.index_cast {u}_i : {itype} to index",
             f"{indent}{u}_lastcol = arith.constant {dim - 1} : index",
         ]
-        # One element every 16 of the chunk, and its last one.
-        offsets = list(range(0, width, 16)) + [width - 1]
+        # One element per cache line of the chunk, and its last one.
+        offsets = list(range(0, width, per_line)) + [width - 1]
         for o in offsets:
             out += [
                 f"{indent}{u}_o{o} = arith.constant {o} : index",
