@@ -5,6 +5,7 @@
 // one Markdown table. torch numbers (torch_bench.py) are merged from a file.
 //
 //   bench [--quick] [--only SUBSTR] [--budget SECONDS] [--torch FILE]
+//         [--prefetch N]
 //   bench --dump DIR [--quick] [--only SUBSTR]   (inputs for torch_bench.py)
 //
 // See README.md for the columns.
