@@ -7,6 +7,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -196,6 +197,45 @@ Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
   if (shaped.getType() != resultType)
     shaped = tensor::CastOp::create(b, resultType, shaped);
   return shaped;
+}
+
+Type getAccumulatorType(Type storageType) {
+  if (storageType.isF16() || storageType.isBF16())
+    return Float32Type::get(storageType.getContext());
+  return getSignlessType(storageType);
+}
+
+Value countDivisor(ImplicitLocOpBuilder &b, Value count) {
+  return arith::IndexCastUIOp::create(
+      b, b.getI64Type(), arith::MaxUIOp::create(b, count, cst(b, 1)));
+}
+
+Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
+                    bool isUnsigned) {
+  Type type = acc.getType();
+  auto vectorType = dyn_cast<VectorType>(type);
+  auto splat = [&](Value scalar) -> Value {
+    if (!vectorType)
+      return scalar;
+    return vector::BroadcastOp::create(b, vectorType.clone(scalar.getType()),
+                                       scalar);
+  };
+  Type element = getElementTypeOrSelf(type);
+  if (isa<FloatType>(element))
+    return arith::DivFOp::create(
+        b, acc, splat(arith::UIToFPOp::create(b, element, divisor)));
+  // The wrapped sum divided by the true count, in 64 bits.
+  Type wideType = vectorType ? Type(vectorType.clone(b.getI64Type()))
+                             : Type(b.getI64Type());
+  bool narrow = element.getIntOrFloatBitWidth() < 64;
+  Value wide = acc;
+  if (narrow)
+    wide = isUnsigned ? arith::ExtUIOp::create(b, wideType, acc).getResult()
+                      : arith::ExtSIOp::create(b, wideType, acc).getResult();
+  Value d = splat(divisor);
+  Value q = isUnsigned ? arith::DivUIOp::create(b, wide, d).getResult()
+                       : arith::DivSIOp::create(b, wide, d).getResult();
+  return narrow ? arith::TruncIOp::create(b, type, q).getResult() : q;
 }
 
 bool isUnsignedElement(RankedTensorType type) {

@@ -47,7 +47,7 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
     // f16 and bf16 accumulate in f32 and round once.
     // Integers compute in the signless type of their width.
     bool widensFloat = storageType.isF16() || storageType.isBF16();
-    Type accType = widensFloat ? b.getF32Type() : getSignlessType(storageType);
+    Type accType = getAccumulatorType(storageType);
     bool isFloat = isa<FloatType>(accType);
 
     Value numBags = dim(b, indices, 0);
@@ -125,10 +125,7 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
     Value init = tensor::EmptyOp::create(b, sizes, storageType);
     MLIRContext *ctx = b.getContext();
     auto id = AffineMap::getMultiDimIdentityMap(2, ctx);
-    Value divisor;
-    if (count)
-      divisor = arith::IndexCastUIOp::create(
-          b, b.getI64Type(), arith::MaxUIOp::create(b, count, cst(b, 1)));
+    Value divisor = count ? countDivisor(b, count) : Value();
     auto generic = linalg::GenericOp::create(
         b, init.getType(), ValueRange{acc}, ValueRange{init},
         ArrayRef<AffineMap>{id, id},
@@ -137,21 +134,8 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
         [&](OpBuilder &nested, Location loc, ValueRange args) {
           ImplicitLocOpBuilder ib(loc, nested);
           Value v = args[0];
-          if (divisor && isa<FloatType>(accType)) {
-            v = arith::DivFOp::create(
-                ib, v, arith::UIToFPOp::create(ib, accType, divisor));
-          } else if (divisor) {
-            // The wrapped sum divided by the true count, in 64 bits.
-            bool narrow = accType.getIntOrFloatBitWidth() < 64;
-            Type i64 = ib.getI64Type();
-            if (narrow)
-              v = isUnsigned ? arith::ExtUIOp::create(ib, i64, v).getResult()
-                             : arith::ExtSIOp::create(ib, i64, v).getResult();
-            v = isUnsigned ? arith::DivUIOp::create(ib, v, divisor).getResult()
-                           : arith::DivSIOp::create(ib, v, divisor).getResult();
-            if (narrow)
-              v = arith::TruncIOp::create(ib, accType, v);
-          }
+          if (divisor)
+            v = divideByCount(ib, v, divisor, isUnsigned);
           v = isa<FloatType>(storageType) && accType != storageType
                   ? arith::TruncFOp::create(ib, storageType, v).getResult()
                   : castTo(ib, v, storageType);

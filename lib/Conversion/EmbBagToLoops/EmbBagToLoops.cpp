@@ -71,7 +71,7 @@ public:
     // f16 and bf16 accumulate in f32 and round once when storing.
     // Integers compute in the signless type of their width.
     widensFloat = storageType.isF16() || storageType.isBF16();
-    accType = widensFloat ? b.getF32Type() : getSignlessType(storageType);
+    accType = getAccumulatorType(storageType);
     vecStorageType = VectorType::get({shape.lanes}, storageType);
     vecAccType = VectorType::get({shape.lanes}, accType);
     rowLength = tableType.getDimSize(1);
@@ -237,8 +237,11 @@ private:
       accs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
     }
 
-    if (p.mean)
-      divideByCount(cb, accs, count);
+    if (p.mean) {
+      Value divisor = countDivisor(cb, count);
+      for (Value &acc : accs)
+        acc = divideByCount(cb, acc, divisor, p.isUnsigned);
+    }
 
     for (int64_t u = 0; u < numVectors; ++u) {
       Value v = accs[u];
@@ -251,37 +254,6 @@ private:
                 .getResult();
     }
     return out;
-  }
-
-  /// Divides the accumulators by max(count, 1): an empty bag keeps its
-  /// default row or zeros. Integers divide the wrapped sum by the true count
-  /// in 64 bits, truncating toward zero (unsigned types divide unsigned).
-  void divideByCount(ImplicitLocOpBuilder &cb, SmallVectorImpl<Value> &accs,
-                     Value count) {
-    Value divisor = arith::MaxUIOp::create(cb, count, cst(cb, 1));
-    if (auto floatType = dyn_cast<FloatType>(accType)) {
-      Value d = arith::UIToFPOp::create(
-          cb, floatType,
-          arith::IndexCastUIOp::create(cb, cb.getI64Type(), divisor));
-      Value dv = vector::BroadcastOp::create(cb, vecAccType, d);
-      for (Value &acc : accs)
-        acc = arith::DivFOp::create(cb, acc, dv);
-      return;
-    }
-    auto wideType = VectorType::get({shape.lanes}, cb.getI64Type());
-    Value d = arith::IndexCastUIOp::create(cb, cb.getI64Type(), divisor);
-    Value dv = vector::BroadcastOp::create(cb, wideType, d);
-    bool narrow = accType.getIntOrFloatBitWidth() < 64;
-    for (Value &acc : accs) {
-      Value wide = acc;
-      if (narrow)
-        wide = p.isUnsigned
-                   ? arith::ExtUIOp::create(cb, wideType, acc).getResult()
-                   : arith::ExtSIOp::create(cb, wideType, acc).getResult();
-      Value q = p.isUnsigned ? arith::DivUIOp::create(cb, wide, dv).getResult()
-                             : arith::DivSIOp::create(cb, wide, dv).getResult();
-      acc = narrow ? arith::TruncIOp::create(cb, vecAccType, q).getResult() : q;
-    }
   }
 
   ImplicitLocOpBuilder &b;

@@ -71,6 +71,21 @@ Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
                       RankedTensorType resultType, Value originalTable,
                       Value numBags);
 
+/// The type a bag of `storageType` elements accumulates in: f32 for f16 and
+/// bf16 (rounded once when stored), the signless integer of the same width
+/// for integers, the type itself otherwise.
+Type getAccumulatorType(Type storageType);
+
+/// The mean's divisor of a bag of `count` (index) elements: max(count, 1) as
+/// i64, so that an empty bag keeps its default row or zeros.
+Value countDivisor(ImplicitLocOpBuilder &b, Value count);
+
+/// Divides `acc`, a scalar or vector of an accumulator type, by the i64
+/// `divisor`. Integers divide the wrapped sum by the true count in 64 bits,
+/// truncating toward zero; unsigned types divide unsigned.
+Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
+                    bool isUnsigned);
+
 /// Whether `type` has an unsigned integer element type.
 bool isUnsignedElement(RankedTensorType type);
 

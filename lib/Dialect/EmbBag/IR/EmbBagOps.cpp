@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -22,12 +23,9 @@ using namespace mlir::embbag;
 // Helpers shared by the three ops
 //===----------------------------------------------------------------------===//
 
-/// Returns the value of `v` when it is defined by an integer constant.
+/// The value of `v` when it is defined by an integer constant.
 static std::optional<int64_t> getConstantScalar(Value v) {
-  APInt value;
-  if (!v || !matchPattern(v, m_ConstantInt(&value)))
-    return std::nullopt;
-  return value.getSExtValue();
+  return v ? getConstantIntValue(v) : std::nullopt;
 }
 
 /// The result type of a bag op: `[batch] ++ table.shape[1:]` of the table's

@@ -9,6 +9,7 @@
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -33,13 +34,6 @@ std::optional<SmallVector<int64_t>> getConstantValues(Value v) {
   for (const APInt &value : attr.getValues<APInt>())
     values.push_back(value.getSExtValue());
   return values;
-}
-
-std::optional<int64_t> getConstantScalar(Value v) {
-  APInt value;
-  if (!v || !matchPattern(v, m_ConstantInt(&value)))
-    return std::nullopt;
-  return value.getSExtValue();
 }
 
 /// Formats the position of flat element `flat` of a tensor of `shape`.
@@ -111,7 +105,7 @@ LogicalResult checkOp(SegmentsOp op) {
   if (failed(checkIndices(op, op.getIndices(), op.getTableType())))
     return failure();
   int64_t numSegments = op.getResultType().getDimSize(0);
-  if (std::optional<int64_t> n = getConstantScalar(op.getNumSegments()))
+  if (std::optional<int64_t> n = getConstantIntValue(op.getNumSegments()))
     numSegments = *n;
   std::optional<SmallVector<int64_t>> ids =
       getConstantValues(op.getSegmentIds());
