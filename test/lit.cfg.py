@@ -18,7 +18,9 @@ config.test_exec_root = os.path.join(config.embbag_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%embbag_src_root", config.embbag_src_root))
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.with_system_environment(
+    ["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "ASAN_OPTIONS", "UBSAN_OPTIONS"]
+)
 llvm_config.use_default_substitutions()
 
 # Runtime support libraries of mlir-runner (printMemref*, ...).
@@ -46,3 +48,13 @@ tools = [
     ToolSubst("%python", config.python_executable, unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The libFuzzer target exists only in the instrumented build (utils/fuzz.sh,
+# SANITIZE=1 utils/setup.sh). Another build's suite can run its smoke test by
+# naming it: lit --param embbag_fuzz=build-san/bin/embbag-fuzz.
+embbag_fuzz = lit_config.params.get(
+    "embbag_fuzz", os.path.join(config.embbag_tools_dir, "embbag-fuzz")
+)
+if os.path.exists(embbag_fuzz):
+    config.available_features.add("embbag-fuzz")
+    config.substitutions.append(("%embbag_fuzz", embbag_fuzz))
