@@ -13,6 +13,7 @@
 //   convert-embbag-assert-to-llvm      checks report on stderr, then abort
 //   convert-vector-to-scf, lower-affine, convert-scf-to-cf
 //   expand-strided-metadata
+//   arith-expand{include-bf16}         bf16 rounding inline, not a libcall
 //   convert-{vector,memref,arith,math,index,ub,func,cf}-to-llvm
 //   reconcile-unrealized-casts
 //
@@ -35,6 +36,7 @@
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -59,6 +61,7 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   ConvertEmbBagToLoopsOptions loops;
   loops.vectorBits = options.vectorBits;
   loops.maxVectors = options.maxVectors;
+  loops.prefetchDistance = options.prefetchDistance;
   loops.checks = options.checks;
   pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLoops(loops));
   pm.addPass(createCanonicalizerPass());
@@ -84,6 +87,11 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Without AVX512-BF16, LLVM rounds f32 to bf16 with a call to
+  // __truncsfbf2 per element; as integer ops it vectorises with the rest.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());

@@ -23,7 +23,10 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     ```
 
     The accumulators stay in registers across the bag; table rows are read
-    with contiguous vector transfers; the last chunk of a row whose length
+    with contiguous vector transfers; every cache line of the row chunk
+    `prefetch-distance` indices ahead is prefetched (`memref.prefetch` on a
+    read-only `bufferization.to_buffer` of the table), so that a bag of
+    random rows keeps many cache misses in flight; the last chunk of a row whose length
     is not a multiple of the vector length uses masked transfers (no scalar
     epilogue). `f16`/`bf16` accumulate in `f32`. Integer types wrap; integer
     means divide the wrapped sum by the true count.
@@ -43,7 +46,9 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::cf::ControlFlowDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect",
@@ -53,9 +58,16 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "Width in bits of the vectors the row is accumulated in (256 for "
            "AVX2, 512 for AVX-512); the vector length is this divided by "
            "the accumulator element width">,
-    Option<"maxVectors", "max-vectors", "unsigned", /*default=*/"8",
+    Option<"maxVectors", "max-vectors", "unsigned", /*default=*/"0",
            "Number of accumulator vectors kept in registers per pass over a "
-           "bag (register blocking along the row)">,
+           "bag (register blocking along the row); 0 picks it from the "
+           "register file: a static row takes as few passes as the vector "
+           "registers left by the weight and the tail mask allow, a dynamic "
+           "row 8 vectors per pass">,
+    Option<"prefetchDistance", "prefetch-distance", "int", /*default=*/"-1",
+           "Prefetch the row chunk this many indices ahead in the index "
+           "list (across bags); -1 picks it from the row size (about 16 KiB "
+           "of rows in flight, 16 to 128 indices), 0 emits no prefetch">,
     Option<"checks", "checks", "bool", /*default=*/"true",
            "Check the runtime contract (indices, default, offsets, segment "
            "ids, num_segments) and stop with a message when it is broken">,

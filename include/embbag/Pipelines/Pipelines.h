@@ -32,8 +32,13 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
   PassOptions::Option<unsigned> maxVectors{
       *this, "max-vectors",
       llvm::cl::desc("Accumulator vectors kept in registers per pass over a "
-                     "bag"),
-      llvm::cl::init(8)};
+                     "bag (0: as many as the register file allows)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int> prefetchDistance{
+      *this, "prefetch-distance",
+      llvm::cl::desc("Prefetch rows this many indices ahead (-1: from the "
+                     "row size, 0: no prefetch)"),
+      llvm::cl::init(-1)};
   PassOptions::Option<bool> checks{
       *this, "checks",
       llvm::cl::desc("Check the runtime contract of every op and stop with a "

@@ -15,7 +15,9 @@
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -54,8 +56,9 @@ struct BagProblem {
 
 /// Per-op vectorisation choices.
 struct KernelShape {
-  int64_t lanes;      // elements per vector
-  int64_t maxVectors; // accumulator vectors per pass over a bag
+  int64_t lanes;            // elements per vector
+  int64_t maxVectors;       // accumulator vectors per pass over a bag
+  int64_t prefetchDistance; // in indices; 0: no prefetch
 };
 
 //===----------------------------------------------------------------------===//
@@ -80,6 +83,16 @@ public:
   /// Returns the [num_bags, row] result tensor.
   Value build() {
     Value row = dim(b, p.table, 1);
+    if (shape.prefetchDistance > 0) {
+      // memref.prefetch needs a buffer. The table is only read, so one-shot
+      // bufferization resolves this to the table's own buffer, no copy.
+      auto tableType = cast<RankedTensorType>(p.table.getType());
+      tableBuffer = bufferization::ToBufferOp::create(
+          b, MemRefType::get(tableType.getShape(), storageType), p.table,
+          /*read_only=*/true);
+      lastPosition = arith::SubIOp::create(b, dim(b, p.indices, 0), cst(b, 1));
+      lastColumn = arith::SubIOp::create(b, row, cst(b, 1));
+    }
     Value init = tensor::EmptyOp::create(
         b, getAsOpFoldResult(ValueRange{p.numBags, row}), storageType);
     auto bagLoop = scf::ForOp::create(
@@ -107,7 +120,8 @@ private:
           ImplicitLocOpBuilder cb(loc, nested);
           SmallVector<Value> masks(shape.maxVectors, nullptr);
           scf::YieldOp::create(cb, buildChunk(cb, bag, start, end, count, col,
-                                              masks, iterArgs[0]));
+                                              masks, iterArgs[0],
+                                              /*mayOverrun=*/false));
         });
     out = chunkLoop.getResult(0);
 
@@ -122,7 +136,8 @@ private:
         masks.back() = vector::CreateMaskOp::create(
             ib, VectorType::get({shape.lanes}, ib.getI1Type()),
             ArrayRef<OpFoldResult>{ib.getIndexAttr(rest % shape.lanes)});
-      return buildChunk(ib, bag, start, end, count, mainEnd, masks, out);
+      return buildChunk(ib, bag, start, end, count, mainEnd, masks, out,
+                        /*mayOverrun=*/true);
     }
     Value rest = arith::SubIOp::create(ib, row, mainEnd);
     Value hasRest =
@@ -140,8 +155,9 @@ private:
                 tb, VectorType::get({shape.lanes}, tb.getI1Type()),
                 ValueRange{size}));
           }
-          scf::YieldOp::create(
-              tb, buildChunk(tb, bag, start, end, count, mainEnd, masks, out));
+          scf::YieldOp::create(tb, buildChunk(tb, bag, start, end, count,
+                                              mainEnd, masks, out,
+                                              /*mayOverrun=*/true));
         },
         [&](OpBuilder &nested, Location loc) {
           scf::YieldOp::create(nested, loc, out);
@@ -167,10 +183,40 @@ private:
     return v;
   }
 
+  /// Prefetches the cache lines of the chunk [col, col + width) of the row
+  /// of the index `prefetchDistance` positions after `j` in the index list
+  /// (clamped to the last one). Rows of the next bags are prefetched while
+  /// this bag's end is read, so short bags keep misses in flight too.
+  /// `mayOverrun`: the chunk may extend past the end of the row.
+  void prefetchAhead(ImplicitLocOpBuilder &lb, Value j, Value col,
+                     int64_t width, bool mayOverrun) {
+    Value ahead = arith::AddIOp::create(lb, j, cst(lb, shape.prefetchDistance));
+    ahead = arith::MinUIOp::create(lb, ahead, lastPosition);
+    Value rowIndex = extractIndex(lb, p.indices, ahead);
+    int64_t perLine = std::max<int64_t>(
+        1, kCacheLineBytes * 8 / storageType.getIntOrFloatBitWidth());
+    // One element per line the chunk touches: the chunk need not start on a
+    // line boundary, hence also its last element.
+    SmallVector<int64_t> offsets;
+    for (int64_t o = 0; o < width; o += perLine)
+      offsets.push_back(o);
+    if ((width - 1) % perLine != 0)
+      offsets.push_back(width - 1);
+    for (int64_t o : offsets) {
+      Value c = o == 0 ? col : arith::AddIOp::create(lb, col, cst(lb, o));
+      if (mayOverrun && o != 0)
+        c = arith::MinUIOp::create(lb, c, lastColumn);
+      memref::PrefetchOp::create(lb, tableBuffer, ValueRange{rowIndex, c},
+                                 lb.getBoolAttr(false), lb.getI32IntegerAttr(3),
+                                 lb.getBoolAttr(true));
+    }
+  }
+
   /// Emits one chunk of `masks.size()` vectors at column `col`: the pass
   /// over the bag, empty-bag default, mean, and the stores.
   Value buildChunk(ImplicitLocOpBuilder &cb, Value bag, Value start, Value end,
-                   Value count, Value col, ArrayRef<Value> masks, Value out) {
+                   Value count, Value col, ArrayRef<Value> masks, Value out,
+                   bool mayOverrun) {
     int64_t numVectors = masks.size();
     SmallVector<Value> cols;
     for (int64_t u = 0; u < numVectors; ++u)
@@ -187,6 +233,8 @@ private:
         cb, start, end, cst(cb, 1), inits,
         [&](OpBuilder &nested, Location loc, Value j, ValueRange accs) {
           ImplicitLocOpBuilder lb(loc, nested);
+          if (tableBuffer)
+            prefetchAhead(lb, j, cols[0], numVectors * shape.lanes, mayOverrun);
           Value rowIndex = extractIndex(lb, p.indices, j);
           Value weight;
           if (p.weights) {
@@ -256,9 +304,14 @@ private:
     return out;
   }
 
+  static constexpr int64_t kCacheLineBytes = 64;
+
   ImplicitLocOpBuilder &b;
   const BagProblem &p;
   KernelShape shape;
+  // With prefetch: the table as a buffer, the last position in the index
+  // list, and the last column of the row.
+  Value tableBuffer, lastPosition, lastColumn;
   Type storageType, accType;
   bool widensFloat;
   VectorType vecStorageType, vecAccType;
@@ -269,28 +322,55 @@ private:
 // From an op to its normal form and back
 //===----------------------------------------------------------------------===//
 
-KernelShape chooseShape(RankedTensorType tableType, unsigned vectorBits,
-                        unsigned maxVectors) {
+/// Picks the vector length, the register blocking and the prefetch distance.
+KernelShape chooseShape(RankedTensorType tableType, bool weighted,
+                        const ConvertEmbBagToLoopsOptions &options) {
   Type element = tableType.getElementType();
   unsigned accBits = element.isF16() || element.isBF16()
                          ? 32
                          : element.getIntOrFloatBitWidth();
   KernelShape shape;
-  shape.lanes = std::max<int64_t>(1, vectorBits / accBits);
-  shape.maxVectors = std::max<int64_t>(1, maxVectors);
-  // A short static row needs fewer vectors than the register budget.
+  shape.lanes = std::max<int64_t>(1, options.vectorBits / accBits);
   int64_t row = 1;
   for (int64_t d : tableType.getShape().drop_front())
     row = ShapedType::isDynamic(d) || ShapedType::isDynamic(row)
               ? ShapedType::kDynamic
               : row * d;
-  if (!ShapedType::isDynamic(row) && row < shape.lanes) {
+  bool staticRow = !ShapedType::isDynamic(row);
+
+  if (staticRow && row < shape.lanes) {
     // A row shorter than one vector is read whole, without a mask.
     shape.lanes = std::max<int64_t>(row, 1);
     shape.maxVectors = 1;
-  } else if (!ShapedType::isDynamic(row))
-    shape.maxVectors = std::clamp<int64_t>(llvm::divideCeil(row, shape.lanes),
-                                           1, shape.maxVectors);
+  } else if (options.maxVectors != 0) {
+    shape.maxVectors = options.maxVectors;
+    if (staticRow)
+      shape.maxVectors = std::min<int64_t>(shape.maxVectors,
+                                           llvm::divideCeil(row, shape.lanes));
+  } else if (!staticRow) {
+    shape.maxVectors = 8;
+  } else {
+    // x86 has 16 vector registers up to AVX2 and 32 with AVX-512. One holds
+    // the broadcast weight, one the tail mask, one a row vector being
+    // loaded; the others are accumulators. A row that does not fit takes
+    // several passes of equal width rather than a full one and a thin one.
+    int64_t registers = options.vectorBits >= 512 ? 32 : 16;
+    int64_t budget =
+        registers - 1 - (weighted ? 1 : 0) - (row % shape.lanes ? 1 : 0);
+    int64_t vectors = llvm::divideCeil(row, shape.lanes);
+    int64_t passes = llvm::divideCeil(vectors, budget);
+    shape.maxVectors = llvm::divideCeil(vectors, passes);
+  }
+
+  // Enough rows in flight to cover the memory latency: about 16 KiB, within
+  // [16, 128] indices ahead.
+  shape.prefetchDistance = options.prefetchDistance;
+  if (shape.prefetchDistance < 0) {
+    int64_t rowBytes =
+        staticRow ? row * element.getIntOrFloatBitWidth() / 8 : 256;
+    shape.prefetchDistance =
+        std::clamp<int64_t>(16384 / std::max<int64_t>(rowBytes, 1), 16, 128);
+  }
   return shape;
 }
 
@@ -309,7 +389,7 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
     if (failed(normalize(b, op, p)))
       return failure();
     KernelShape shape =
-        chooseShape(op.getTableType(), options.vectorBits, options.maxVectors);
+        chooseShape(op.getTableType(), static_cast<bool>(p.weights), options);
     Value result = KernelBuilder(b, p, shape).build();
     rewriter.replaceOp(op, unflattenResult(b, result, op.getResultType(),
                                            op.getTable(), p.numBags));
@@ -533,7 +613,8 @@ struct ConvertEmbBagToLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
-    ConvertEmbBagToLoopsOptions options{vectorBits, maxVectors, checks};
+    ConvertEmbBagToLoopsOptions options{vectorBits, maxVectors,
+                                        prefetchDistance, checks};
     RewritePatternSet patterns(&getContext());
     populateEmbBagToLoopsPatterns(patterns, options);
     // Each op is rewritten once into ops of other dialects: a walk suffices.

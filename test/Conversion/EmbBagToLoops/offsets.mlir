@@ -34,15 +34,18 @@ func.func @offsets_mean_default(%t: tensor<?x64xf32>, %i: tensor<?xi64>,
   return %r : tensor<?x64xf32>
 }
 
-// A row of 100 floats: one pass of 8 vectors, then an epilogue of 5 vectors,
-// the last one masked (100 = 64 + 4 * 8 + 4). Weighted sums use fma.
+// A row of 100 floats: 13 accumulators, a weight and a tail mask fit the 16
+// AVX2 registers, so the whole row takes one pass over the bag, the last
+// vector masked (100 = 12 * 8 + 4). Weighted sums use fma.
 // CHECK-LABEL: func.func @offsets_row100_weighted(
 // CHECK:         scf.for {{.*}} -> (tensor<?x100xf32>)
-// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// CHECK-COUNT-8:     vector.fma
 // CHECK:           %[[MASK:.*]] = vector.constant_mask [4] : vector<8xi1>
-// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-12:    vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<10x100xf32>, vector<8xf32>
 // CHECK:             vector.transfer_read {{.*}}, %[[MASK]] {in_bounds = [true]}
+// CHECK-NEXT:        vector.fma
+// CHECK-NEXT:        scf.yield %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}} :
+// CHECK-NOT:       scf.for
 // CHECK:           vector.transfer_write {{.*}}, %[[MASK]] {in_bounds = [true]}
 func.func @offsets_row100_weighted(%t: tensor<10x100xf32>, %i: tensor<?xi32>,
                                    %o: tensor<?xi32>, %w: tensor<?xf32>)

@@ -1,0 +1,75 @@
+// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0" --canonicalize --cse | FileCheck %s
+// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 vector-bits=512" --canonicalize --cse | FileCheck %s --check-prefix=AVX512
+// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 max-vectors=8 prefetch-distance=0" --canonicalize --cse | FileCheck %s --check-prefix=FIXED
+
+// Register blocking and prefetch. By default a static row takes as few
+// passes over each bag as the vector registers allow (16 with AVX2: 15 for
+// accumulators, less one for a tail mask and one for a weight), split into
+// passes of equal width. Every pass prefetches the lines of its chunk of the
+// row `prefetch-distance` indices ahead (16 KiB of rows in flight by
+// default), through a read-only buffer view of the table.
+
+// 128 floats = 16 vectors: two passes of 8, 512-byte rows prefetched 32
+// indices ahead, one prefetch per 64-byte line of the 256-byte chunk (and
+// its last element, for chunks that do not start on a line).
+// CHECK-LABEL: func.func @row128(
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1000x128xf32> to memref<1000x128xf32>
+// CHECK:         scf.for
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[C128]] step %[[C64]]
+// CHECK:             scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:               %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C32]] : index
+// CHECK:               %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
+// CHECK:               tensor.extract %{{.*}}[%[[CLAMPED]]]
+// CHECK-COUNT-5:       memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}], read, locality<3>, data : memref<1000x128xf32>
+// CHECK-NOT:           memref.prefetch
+// CHECK-COUNT-8:       vector.transfer_read
+// CHECK-NOT:           vector.transfer_read
+// CHECK:               scf.yield
+// AVX512-LABEL: func.func @row128(
+// AVX512:         scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// FIXED-LABEL: func.func @row128(
+// FIXED-NOT:     bufferization.to_buffer
+// FIXED:         scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// FIXED-NOT:     memref.prefetch
+func.func @row128(%t: tensor<1000x128xf32>, %i: tensor<?x32xi32>) -> tensor<?x128xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<1000x128xf32>, tensor<?x32xi32>) -> tensor<?x128xf32>
+  return %r : tensor<?x128xf32>
+}
+
+// 100 floats with AVX-512: 7 vectors of 16, the last masked, in one pass.
+// With max-vectors=8 and AVX2: a pass of 8 vectors and an epilogue of 5.
+// AVX512-LABEL: func.func @row100_weighted(
+// AVX512:         vector.constant_mask [4] : vector<16xi1>
+// AVX512:         scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// AVX512-NOT:     scf.for
+// AVX512:         return
+// FIXED-LABEL: func.func @row100_weighted(
+// FIXED:         scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// FIXED:         vector.constant_mask [4] : vector<8xi1>
+// FIXED:         scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+func.func @row100_weighted(%t: tensor<1000x100xf32>, %i: tensor<?x32xi32>, %w: tensor<?x32xf32>) -> tensor<?x100xf32> {
+  %r = embbag.packed sum %t[%i] weights(%w) : (tensor<1000x100xf32>, tensor<?x32xi32>, tensor<?x32xf32>) -> tensor<?x100xf32>
+  return %r : tensor<?x100xf32>
+}
+
+// A dynamic row: passes of 8 vectors and a masked epilogue whose prefetch
+// columns are clamped to the row, rows prefetched 64 indices ahead.
+// CHECK-LABEL: func.func @dynamic_row(
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<?x?xf16> to memref<?x?xf16>
+// CHECK:         %[[LASTPOS:[a-z0-9]+]] = arith.subi %{{.*}}, %c1 : index
+// CHECK:         %[[LASTCOL:[a-z0-9]+]] = arith.subi %{{.*}}, %c1 : index
+// CHECK:         scf.if
+// CHECK:           scf.for %[[J:[a-z0-9]+]] =
+// CHECK:             %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C64]] : index
+// CHECK:             arith.minui %[[AHEAD]], %[[LASTPOS]] : index
+// CHECK:             memref.prefetch %[[BUF]]
+// CHECK:             %[[COL:[a-z0-9]+]] = arith.minui %{{.*}}, %[[LASTCOL]] : index
+// CHECK:             memref.prefetch %[[BUF]][%{{.*}}, %[[COL]]]
+func.func @dynamic_row(%t: tensor<?x?xf16>, %i: tensor<?x?xi64>) -> tensor<?x?xf16> {
+  %r = embbag.packed mean %t[%i] : (tensor<?x?xf16>, tensor<?x?xi64>) -> tensor<?x?xf16>
+  return %r : tensor<?x?xf16>
+}
