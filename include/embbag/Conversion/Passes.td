@@ -110,6 +110,7 @@ def ConvertEmbBagToLinalg : Pass<"convert-embbag-to-linalg"> {
     "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
   ];
   let options = [
     Option<"checks", "checks", "bool", /*default=*/"true",

@@ -89,17 +89,59 @@ void emitCheckLoop(ImplicitLocOpBuilder &b, Operation *op, Value lb, Value ub,
 
 /// Checks that every index in positions [lb, ub) lies in [0, num_emb).
 /// Negative indices become huge in the unsigned comparison.
+void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
+                   Value lb, Value ub, Value bound, StringRef what) {
+  // Eight values per step, compared as i64 so that no bound is truncated;
+  // the and-reduction has no early exit, so the loop runs at load speed.
+  // The last (ub - lb) % 8 values take the scalar loop.
+  constexpr int64_t kLanes = 8;
+  values = castToSignless(b, values);
+  Type elementType = getElementTypeOrSelf(values.getType());
+  auto vectorType = VectorType::get({kLanes}, elementType);
+  auto wideType = VectorType::get({kLanes}, b.getI64Type());
+  auto maskType = VectorType::get({kLanes}, b.getI1Type());
+  Value count = arith::SubIOp::create(b, ub, lb);
+  Value rest = arith::RemUIOp::create(b, count, cst(b, kLanes));
+  Value vectorEnd =
+      arith::AddIOp::create(b, lb, arith::SubIOp::create(b, count, rest));
+  Value wideBound = vector::BroadcastOp::create(
+      b, wideType, arith::IndexCastOp::create(b, b.getI64Type(), bound));
+  Value allTrue = arith::ConstantOp::create(
+      b, maskType, DenseElementsAttr::get(maskType, true));
+  auto vectorLoop = scf::ForOp::create(
+      b, lb, vectorEnd, cst(b, kLanes), ValueRange{allTrue},
+      [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value pad = arith::ConstantOp::create(ib, ib.getZeroAttr(elementType));
+        auto map = AffineMap::getMinorIdentityMap(1, 1, ib.getContext());
+        Value v = vector::TransferReadOp::create(
+            ib, vectorType, values, ValueRange{i}, AffineMapAttr::get(map), pad,
+            /*mask=*/Value(), ib.getBoolArrayAttr({true}));
+        if (v.getType() != wideType)
+          v = arith::ExtSIOp::create(ib, wideType, v);
+        Value below =
+            arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, v, wideBound);
+        scf::YieldOp::create(
+            ib, arith::AndIOp::create(ib, iterArgs[0], below).getResult());
+      });
+  Value ok = vector::ReductionOp::create(b, vector::CombiningKind::AND,
+                                         vectorLoop.getResult(0));
+  auto scalarLoop = scf::ForOp::create(
+      b, vectorEnd, ub, cst(b, 1), ValueRange{ok},
+      [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value below = arith::CmpIOp::create(ib, arith::CmpIPredicate::ult,
+                                            extractIndex(ib, values, i), bound);
+        scf::YieldOp::create(
+            ib, arith::AndIOp::create(ib, iterArgs[0], below).getResult());
+      });
+  emitAssert(b, op, scalarLoop.getResult(0), what);
+}
+
 void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
                   Value indices, Value lb, Value ub) {
-  Value numEmb = dim(b, table, 0);
-  emitCheckLoop(
-      b, op, lb, ub,
-      [&](ImplicitLocOpBuilder &ib, Value i) {
-        Value index = extractIndex(ib, indices, i);
-        return arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, index,
-                                     numEmb);
-      },
-      "index out of range [0, num_emb)");
+  checkAllBelow(b, op, indices, lb, ub, dim(b, table, 0),
+                "index out of range [0, num_emb)");
 }
 
 /// Checks that a given default index is -1 or lies in [0, num_emb), whether

@@ -499,13 +499,8 @@ LogicalResult BagOpLowering<SegmentsOp>::normalize(ImplicitLocOpBuilder &b,
                arith::CmpIOp::create(b, arith::CmpIPredicate::sge, numSegments,
                                      cst(b, 0)),
                "num_segments must be non-negative");
-    emitCheckLoop(
-        b, op, cst(b, 0), numIndices,
-        [&](ImplicitLocOpBuilder &ib, Value i) {
-          return arith::CmpIOp::create(ib, arith::CmpIPredicate::ult,
-                                       extractIndex(ib, ids, i), numSegments);
-        },
-        "segment id out of range [0, num_segments)");
+    checkAllBelow(b, op, ids, cst(b, 0), numIndices, numSegments,
+                  "segment id out of range [0, num_segments)");
     checkIndices(b, p.op, p.table, p.indices, cst(b, 0), numIndices);
     checkDefault(b, p.op, p.table, p.defaultIndex);
   }

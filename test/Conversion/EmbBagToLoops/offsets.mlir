@@ -1,7 +1,8 @@
 // RUN: embbag-opt %s --convert-embbag-to-loops --canonicalize --cse | FileCheck %s
 // RUN: embbag-opt %s --convert-embbag-to-loops="checks=0" --canonicalize --cse | FileCheck %s --check-prefix=UNCHECKED
 
-// The kernel shape: checks first (apart from the row loops), then for each
+// The kernel shape: checks first (apart from the row loops; indices eight
+// at a time, then the last few one by one), then for each
 // bag one pass over its indices carrying the 64-float row in eight vector
 // iter_args, the empty-bag default, the mean, and eight stores.
 
@@ -10,6 +11,10 @@
 // CHECK:         scf.for {{.*}} -> (i1, index)
 // CHECK:           arith.cmpi sle
 // CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}offsets.mlir:{{[0-9]+}}:{{[0-9]+}}: offsets must be non-negative, non-decreasing and at most the number of indices"
+// CHECK:         scf.for {{.*}} -> (vector<8xi1>)
+// CHECK:           vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?xi64>, vector<8xi64>
+// CHECK:           arith.cmpi ult, {{.*}} : vector<8xi64>
+// CHECK:         vector.reduction <and>, {{.*}} : vector<8xi1> into i1
 // CHECK:         scf.for {{.*}} -> (i1)
 // CHECK:           arith.cmpi ult
 // CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: index out of range [0, num_emb)"

@@ -49,6 +49,11 @@ void emitCheckLoop(ImplicitLocOpBuilder &b, Operation *op, Value lb, Value ub,
                    function_ref<Value(ImplicitLocOpBuilder &, Value)> isOk,
                    StringRef what);
 
+/// Checks that the i32/i64 values at positions [lb, ub) of the 1-D tensor
+/// `values` lie in [0, bound), eight at a time with vector compares.
+void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
+                   Value lb, Value ub, Value bound, StringRef what);
+
 /// Checks that the indices at positions [lb, ub) of the 1-D `indices` lie in
 /// [0, num_emb) of the 2-D `table`.
 void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
