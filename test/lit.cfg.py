@@ -28,13 +28,17 @@ runner_libs = ",".join(
     os.path.join(config.mlir_lib_dir, lib)
     for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]
 )
+config.substitutions.append(("%mlir_runner_libs", runner_libs))
+# The OpenMP runtime, for kernels lowered with --embbag-to-llvm="parallel=1".
+config.substitutions.append(("%libomp", os.path.join(config.mlir_lib_dir, "libomp.so")))
+# After %mlir_runner_libs, which it is a prefix of.
 config.substitutions.append(
     (
         "%mlir_runner",
         "mlir-runner -e main -entry-point-result=void -shared-libs=" + runner_libs,
     )
 )
-config.substitutions.append(("%mlir_runner_libs", runner_libs))
+
 
 tool_dirs = [config.embbag_tools_dir, config.llvm_tools_dir]
 tools = [

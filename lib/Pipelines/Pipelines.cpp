@@ -10,11 +10,12 @@
 //   one-shot-bufferize                 identity layouts at function boundaries
 //   buffer-deallocation-pipeline
 //   convert-linalg-to-loops            what bufferization left as linalg
+//   [parallel: scf-forall-to-parallel, convert-scf-to-openmp]
 //   convert-embbag-assert-to-llvm      checks report on stderr, then abort
 //   convert-vector-to-scf, lower-affine, convert-scf-to-cf
 //   expand-strided-metadata
 //   arith-expand{include-bf16}         bf16 rounding inline, not a libcall
-//   convert-{vector,memref,arith,math,index,ub,func,cf}-to-llvm
+//   convert-{vector,memref,arith,math,index,ub,func,cf,openmp}-to-llvm
 //   reconcile-unrealized-casts
 //
 //===----------------------------------------------------------------------===//
@@ -31,8 +32,10 @@
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -42,6 +45,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -63,6 +67,7 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   loops.maxVectors = options.maxVectors;
   loops.prefetchDistance = options.prefetchDistance;
   loops.checks = options.checks;
+  loops.parallel = options.parallel;
   pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLoops(loops));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -80,6 +85,16 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   pm.addPass(createCanonicalizerPass());
   // Bufferization leaves linalg ops behind (tensor.splat becomes linalg.map).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (options.parallel) {
+    // The bag loop is an scf.forall on buffers by now: one OpenMP worksharing
+    // loop over the bags (static schedule, contiguous blocks of bags).
+    pm.addPass(createForallToParallelLoopPass());
+    pm.addPass(createConvertSCFToOpenMPPass());
+    // scf-to-openmp wraps the loop body in a memref.alloca_scope, which must
+    // stay one block; the kernel allocates nothing per bag, so the
+    // canonicalizer inlines the scope before scf-to-cf splits the body.
+    pm.addPass(createCanonicalizerPass());
+  }
 
   pm.addPass(createConvertEmbBagAssertToLLVM());
   pm.addPass(createConvertVectorToSCFPass());
@@ -100,6 +115,8 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  if (options.parallel)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

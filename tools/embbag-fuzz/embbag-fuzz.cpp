@@ -138,7 +138,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       (hash & 1) ? embbag::LoweringPath::Linalg : embbag::LoweringPath::Loops;
   options.checks = (hash & 2) == 0;
   options.vectorBits = (hash & 4) ? 512 : 256;
-  options.maxVectors = 1 + (hash >> 3) % 8;
+  options.parallel = (hash & 8) != 0;
+  options.maxVectors = (hash >> 4) % 9;
+  options.prefetchDistance = static_cast<int>((hash >> 8) % 4) - 1;
 
   PassManager pm(&context);
   embbag::buildEmbBagToLLVMPipeline(pm, options);

@@ -71,6 +71,10 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     Option<"checks", "checks", "bool", /*default=*/"true",
            "Check the runtime contract (indices, default, offsets, segment "
            "ids, num_segments) and stop with a message when it is broken">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Make the loop over bags an scf.forall (each bag writes its own "
+           "result row through tensor.parallel_insert_slice), for "
+           "distribution over threads">,
   ];
 }
 

@@ -39,6 +39,11 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       llvm::cl::desc("Prefetch rows this many indices ahead (-1: from the "
                      "row size, 0: no prefetch)"),
       llvm::cl::init(-1)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Distribute the bags over threads with OpenMP (link "
+                     "libomp; OMP_NUM_THREADS sets the thread count)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> checks{
       *this, "checks",
       llvm::cl::desc("Check the runtime contract of every op and stop with a "

@@ -67,8 +67,9 @@ struct KernelShape {
 
 class KernelBuilder {
 public:
-  KernelBuilder(ImplicitLocOpBuilder &b, const BagProblem &p, KernelShape shape)
-      : b(b), p(p), shape(shape) {
+  KernelBuilder(ImplicitLocOpBuilder &b, const BagProblem &p, KernelShape shape,
+                bool parallel)
+      : b(b), p(p), shape(shape), parallel(parallel) {
     auto tableType = cast<RankedTensorType>(p.table.getType());
     storageType = tableType.getElementType();
     // f16 and bf16 accumulate in f32 and round once when storing.
@@ -95,19 +96,47 @@ public:
     }
     Value init = tensor::EmptyOp::create(
         b, getAsOpFoldResult(ValueRange{p.numBags, row}), storageType);
+    if (parallel)
+      return buildParallelBags(init, row);
     auto bagLoop = scf::ForOp::create(
         b, cst(b, 0), p.numBags, cst(b, 1), ValueRange{init},
         [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
           ImplicitLocOpBuilder ib(loc, nested);
-          scf::YieldOp::create(ib, buildBag(ib, bag, iterArgs[0], row));
+          scf::YieldOp::create(ib, buildBag(ib, bag, iterArgs[0], row, bag));
         });
     return bagLoop.getResult(0);
   }
 
 private:
+  /// The bag loop as an scf.forall: each iteration computes its bag into a
+  /// [1, row] slice of the result and inserts it in parallel.
+  Value buildParallelBags(Value init, Value row) {
+    auto forall = scf::ForallOp::create(
+        b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{getAsOpFoldResult(p.numBags)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ValueRange{init},
+        /*mapping=*/std::nullopt);
+    Value bag = forall.getInductionVar(0);
+    Value shared = forall.getRegionIterArgs()[0];
+    SmallVector<OpFoldResult> offsets{bag, b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), getAsOpFoldResult(row)};
+    SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forall.getTerminator());
+    Value slice =
+        tensor::ExtractSliceOp::create(b, shared, offsets, sizes, strides);
+    Value bagRow = buildBag(b, bag, slice, row, /*outRow=*/cst(b, 0));
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, bagRow, shared, offsets, sizes,
+                                          strides);
+    return forall.getResult(0);
+  }
+
   /// Emits the chunks of one bag: full chunks of `maxVectors` unmasked
   /// vectors in a loop, then one epilogue chunk with masked vectors.
-  Value buildBag(ImplicitLocOpBuilder &ib, Value bag, Value out, Value row) {
+  /// The result row of the bag is row `outRow` of `out`.
+  Value buildBag(ImplicitLocOpBuilder &ib, Value bag, Value out, Value row,
+                 Value outRow) {
     auto [start, end] = p.ranges(ib, bag);
     Value count = arith::SubIOp::create(ib, end, start);
     int64_t chunk = shape.lanes * shape.maxVectors;
@@ -119,8 +148,8 @@ private:
         [&](OpBuilder &nested, Location loc, Value col, ValueRange iterArgs) {
           ImplicitLocOpBuilder cb(loc, nested);
           SmallVector<Value> masks(shape.maxVectors, nullptr);
-          scf::YieldOp::create(cb, buildChunk(cb, bag, start, end, count, col,
-                                              masks, iterArgs[0],
+          scf::YieldOp::create(cb, buildChunk(cb, bag, outRow, start, end,
+                                              count, col, masks, iterArgs[0],
                                               /*mayOverrun=*/false));
         });
     out = chunkLoop.getResult(0);
@@ -136,7 +165,7 @@ private:
         masks.back() = vector::CreateMaskOp::create(
             ib, VectorType::get({shape.lanes}, ib.getI1Type()),
             ArrayRef<OpFoldResult>{ib.getIndexAttr(rest % shape.lanes)});
-      return buildChunk(ib, bag, start, end, count, mainEnd, masks, out,
+      return buildChunk(ib, bag, outRow, start, end, count, mainEnd, masks, out,
                         /*mayOverrun=*/true);
     }
     Value rest = arith::SubIOp::create(ib, row, mainEnd);
@@ -155,8 +184,8 @@ private:
                 tb, VectorType::get({shape.lanes}, tb.getI1Type()),
                 ValueRange{size}));
           }
-          scf::YieldOp::create(tb, buildChunk(tb, bag, start, end, count,
-                                              mainEnd, masks, out,
+          scf::YieldOp::create(tb, buildChunk(tb, bag, outRow, start, end,
+                                              count, mainEnd, masks, out,
                                               /*mayOverrun=*/true));
         },
         [&](OpBuilder &nested, Location loc) {
@@ -214,9 +243,9 @@ private:
 
   /// Emits one chunk of `masks.size()` vectors at column `col`: the pass
   /// over the bag, empty-bag default, mean, and the stores.
-  Value buildChunk(ImplicitLocOpBuilder &cb, Value bag, Value start, Value end,
-                   Value count, Value col, ArrayRef<Value> masks, Value out,
-                   bool mayOverrun) {
+  Value buildChunk(ImplicitLocOpBuilder &cb, Value bag, Value outRow,
+                   Value start, Value end, Value count, Value col,
+                   ArrayRef<Value> masks, Value out, bool mayOverrun) {
     int64_t numVectors = masks.size();
     SmallVector<Value> cols;
     for (int64_t u = 0; u < numVectors; ++u)
@@ -297,7 +326,7 @@ private:
                       : castTo(cb, v, vecStorageType);
       auto map = AffineMap::getMinorIdentityMap(2, 1, cb.getContext());
       out = vector::TransferWriteOp::create(
-                cb, out.getType(), v, out, ValueRange{bag, cols[u]},
+                cb, out.getType(), v, out, ValueRange{outRow, cols[u]},
                 AffineMapAttr::get(map), masks[u], cb.getBoolArrayAttr({true}))
                 .getResult();
     }
@@ -309,6 +338,7 @@ private:
   ImplicitLocOpBuilder &b;
   const BagProblem &p;
   KernelShape shape;
+  bool parallel;
   // With prefetch: the table as a buffer, the last position in the index
   // list, and the last column of the row.
   Value tableBuffer, lastPosition, lastColumn;
@@ -390,7 +420,7 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
       return failure();
     KernelShape shape =
         chooseShape(op.getTableType(), static_cast<bool>(p.weights), options);
-    Value result = KernelBuilder(b, p, shape).build();
+    Value result = KernelBuilder(b, p, shape, options.parallel).build();
     rewriter.replaceOp(op, unflattenResult(b, result, op.getResultType(),
                                            op.getTable(), p.numBags));
     return success();
@@ -609,7 +639,7 @@ struct ConvertEmbBagToLoopsPass
 
   void runOnOperation() override {
     ConvertEmbBagToLoopsOptions options{vectorBits, maxVectors,
-                                        prefetchDistance, checks};
+                                        prefetchDistance, checks, parallel};
     RewritePatternSet patterns(&getContext());
     populateEmbBagToLoopsPatterns(patterns, options);
     // Each op is rewritten once into ops of other dialects: a walk suffices.
