@@ -1,6 +1,7 @@
 // The hot loop of every op, for an f32 table with rows of 64: one pass over
 // a bag's indices with the 64-float row accumulated in eight <8 x float>
-// registers, contiguous row loads, and no store inside the loop.
+// registers, the four cache lines of a row further ahead prefetched,
+// contiguous row loads, and no store inside the loop.
 
 // RUN: embbag-opt %s --embbag-to-llvm | mlir-translate --mlir-to-llvmir \
 // RUN:   | FileCheck %s --check-prefix=LLVMIR
@@ -19,6 +20,8 @@
 // ASM-LABEL: {{^}}packed:
 // ASM: Inner Loop Header: Depth=2
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
+// ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM-COUNT-8: vaddps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM: {{jl|jne|jb|jg}} .LBB
@@ -33,6 +36,8 @@ func.func @packed(%t: tensor<1000x64xf32>, %i: tensor<?x?xi32>,
 
 // ASM-LABEL: {{^}}offsets:
 // ASM: Inner Loop Header: Depth=2
+// ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
+// ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM-COUNT-8: vfmadd231ps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
@@ -50,6 +55,8 @@ func.func @offsets(%t: tensor<1000x64xf32>, %i: tensor<?xi32>,
 
 // ASM-LABEL: {{^}}segments:
 // ASM: Inner Loop Header: Depth=2
+// ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
+// ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM-COUNT-8: vfmadd231ps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
