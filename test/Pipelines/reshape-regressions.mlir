@@ -32,3 +32,22 @@ func.func @segments_static_batch(%t: tensor<6x2x3xf32>, %t1: tensor<5xf32>, %i: 
       : (tensor<5xf32>, tensor<3xi64>, tensor<3xi64>, i64) -> tensor<3xf32>
   return %r, %r1 : tensor<3x2x3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// A table that is a slice of a larger tensor bufferizes to a strided
+// subview. The prefetches read the table through a to_buffer with a fully
+// dynamic layout, which the subview casts to: no copy of the table (with an
+// identity layout, bufferization copied the whole table into a new buffer
+// on every call). The only allocation left is the result's.
+// CHECK-LABEL: llvm.func @sliced_table
+// CHECK-NOT:     memcpy
+// CHECK:         llvm.call @malloc
+// CHECK-NOT:     llvm.call @malloc
+// CHECK-NOT:     memcpy
+// CHECK:         llvm.return
+func.func @sliced_table(%big: tensor<2000x128xf32>, %i: tensor<?x4xi32>) -> tensor<?x64xf32> {
+  %t = tensor.extract_slice %big[0, 0] [1000, 64] [1, 1] : tensor<2000x128xf32> to tensor<1000x64xf32>
+  %r = embbag.packed sum %t[%i] : (tensor<1000x64xf32>, tensor<?x4xi32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}

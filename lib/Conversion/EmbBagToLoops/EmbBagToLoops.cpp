@@ -86,11 +86,17 @@ public:
     Value row = dim(b, p.table, 1);
     if (shape.prefetchDistance > 0) {
       // memref.prefetch needs a buffer. The table is only read, so one-shot
-      // bufferization resolves this to the table's own buffer, no copy.
+      // bufferization resolves this to the table's own buffer, cast to a
+      // fully dynamic layout: any buffer the table lives in (a subview of
+      // a larger one, say) casts to it, where an identity layout would
+      // make bufferization copy the whole table.
       auto tableType = cast<RankedTensorType>(p.table.getType());
+      auto anyLayout = StridedLayoutAttr::get(
+          b.getContext(), ShapedType::kDynamic,
+          SmallVector<int64_t>(tableType.getRank(), ShapedType::kDynamic));
       tableBuffer = bufferization::ToBufferOp::create(
-          b, MemRefType::get(tableType.getShape(), storageType), p.table,
-          /*read_only=*/true);
+          b, MemRefType::get(tableType.getShape(), storageType, anyLayout),
+          p.table, /*read_only=*/true);
       lastPosition = arith::SubIOp::create(b, dim(b, p.indices, 0), cst(b, 1));
       lastColumn = arith::SubIOp::create(b, row, cst(b, 1));
     }

@@ -16,14 +16,14 @@
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
-// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1000x128xf32> to memref<1000x128xf32>
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1000x128xf32> to memref<1000x128xf32, strided<[?, ?], offset: ?>>
 // CHECK:         scf.for
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %[[C128]] step %[[C64]]
 // CHECK:             scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK:               %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C32]] : index
 // CHECK:               %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
 // CHECK:               tensor.extract %{{.*}}[%[[CLAMPED]]]
-// CHECK-COUNT-5:       memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}], read, locality<3>, data : memref<1000x128xf32>
+// CHECK-COUNT-5:       memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}], read, locality<3>, data : memref<1000x128xf32, strided<[?, ?], offset: ?>>
 // CHECK-NOT:           memref.prefetch
 // CHECK-COUNT-8:       vector.transfer_read
 // CHECK-NOT:           vector.transfer_read
@@ -59,7 +59,7 @@ func.func @row100_weighted(%t: tensor<1000x100xf32>, %i: tensor<?x32xi32>, %w: t
 // columns are clamped to the row, rows prefetched 64 indices ahead.
 // CHECK-LABEL: func.func @dynamic_row(
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
-// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<?x?xf16> to memref<?x?xf16>
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<?x?xf16> to memref<?x?xf16, strided<[?, ?], offset: ?>>
 // CHECK:         %[[LASTPOS:[a-z0-9]+]] = arith.subi %{{.*}}, %c1 : index
 // CHECK:         %[[LASTCOL:[a-z0-9]+]] = arith.subi %{{.*}}, %c1 : index
 // CHECK:         scf.if
