@@ -6,6 +6,7 @@
 #   utils/run-examples.sh                  # all examples
 #   utils/run-examples.sh examples/dlrm    # the examples under a folder
 #   EMBBAG_PIPELINE='embbag-to-llvm{checks=0}' utils/run-examples.sh
+#   EMBBAG_PIPELINE='embbag-to-llvm{parallel=1}' OMP_NUM_THREADS=2 utils/run-examples.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,7 +17,8 @@ PIPELINE="${EMBBAG_PIPELINE:-embbag-to-llvm}"
 
 "$ROOT/utils/setup.sh"
 
-runner_libs="$LLVM_PREFIX/lib/libmlir_runner_utils.so,$LLVM_PREFIX/lib/libmlir_c_runner_utils.so"
+# libomp: for kernels lowered with parallel=1 (unused otherwise).
+runner_libs="$LLVM_PREFIX/lib/libmlir_runner_utils.so,$LLVM_PREFIX/lib/libmlir_c_runner_utils.so,$LLVM_PREFIX/lib/libomp.so"
 roots=("$@")
 ((${#roots[@]})) || roots=("$ROOT/examples")
 
