@@ -5,7 +5,6 @@
 #
 #   benchmarks/run.sh [--quick] [--with-torch] [--no-build] [--only SUBSTR]
 #                     [--budget SECONDS] [--prefetch N]
-#                     [--whatif-prefetch [--whatif-max-vectors N]]
 #
 #   --quick       a subset of the cases, shorter timing
 #   --with-torch  also time torch.nn.functional.embedding_bag (installs
@@ -15,40 +14,32 @@
 #   --budget S    seconds of timing per case (default 1.5, quick 0.5)
 #   --prefetch N  prefetch distance of the AVX2 kernel, in indices (0: off;
 #                 default: 16 KiB of rows, within [16, 128])
-#   --whatif-prefetch  an experiment for the lowering: the "embbag" column
-#                 (checks=0) becomes the kernels with memref.prefetch
-#                 inserted in their bag loops (whatif_prefetch.py)
-#   --whatif-max-vectors N  with --whatif-prefetch: max-vectors of
-#                 convert-embbag-to-loops (default 8, the pipeline's)
 #
 # Environment: BUILD_DIR (default ./build), OUT (default $BUILD_DIR/benchmarks),
-# LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu).
+# LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu). The parallel
+# kernels run on libomp (LLVM 22's); its own variables apply, e.g.
+# KMP_BLOCKTIME (how long idle workers spin, default 200 ms).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 OUT="${OUT:-$BUILD_DIR/benchmarks}"
 LLVM=/usr/lib/llvm-22/bin
+LLVM_LIB=/usr/lib/llvm-22/lib # libomp.so, for the parallel kernels
 BENCH="$ROOT/benchmarks"
 
 build=1
 torch=0
-whatif=0
-whatif_maxv=8
 bench_args=()
 while (($#)); do
   case "$1" in
     --quick) bench_args+=(--quick) ;;
     --with-torch) torch=1 ;;
     --no-build) build=0 ;;
-    --whatif-prefetch) whatif=1 ;;
-    --whatif-max-vectors)
-      (($# >= 2)) || { echo "run.sh: $1 needs a value" >&2; exit 1; }
-      whatif_maxv="$2"; shift ;;
     --only | --budget | --prefetch)
       (($# >= 2)) || { echo "run.sh: $1 needs a value" >&2; exit 1; }
       bench_args+=("$1" "$2"); shift ;;
-    -h | --help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 1 ;;
   esac
   shift
@@ -70,41 +61,25 @@ python3 "$BENCH/gen_kernels.py" "$OUT"
 llc_flags=(-O3 -mcpu=znver3 -relocation-model=pic)
 # shellcheck disable=SC2206
 llc_flags+=(${LLC_EXTRA:-})
-for variant in chk unc; do
-  checks=$([ "$variant" = chk ] && echo 1 || echo 0)
-  log "lowering kernels_$variant.mlir (checks=$checks)"
-  "$EMBBAG_OPT" --embbag-to-llvm="vector-bits=256 checks=$checks" \
-    "$OUT/kernels_$variant.mlir" -o "$OUT/kernels_$variant.llvm.mlir"
-  "$LLVM/mlir-translate" --mlir-to-llvmir "$OUT/kernels_$variant.llvm.mlir" \
-    -o "$OUT/kernels_$variant.ll"
-  "$LLVM/llc" "${llc_flags[@]}" -filetype=obj "$OUT/kernels_$variant.ll" \
-    -o "$OUT/kernels_$variant.full.o"
-  # The assembly, for reading the hot loops (README.md).
-  "$LLVM/llc" "${llc_flags[@]}" -filetype=asm "$OUT/kernels_$variant.ll" \
-    -o "$OUT/kernels_$variant.s"
-  # Both modules define the same helpers (dealloc_helper, ...): keep only
-  # the C interfaces global so that both link into one binary.
+# lower VARIANT OPTIONS: kernels_VARIANT.mlir (gen_kernels.py) through
+# embbag-opt --embbag-to-llvm="OPTIONS", mlir-translate and llc to
+# kernels_VARIANT.o, plus kernels_VARIANT.s for reading the hot loops
+# (README.md).
+lower() {
+  local k="$OUT/kernels_$1"
+  log "lowering kernels_$1.mlir ($2)"
+  "$EMBBAG_OPT" --embbag-to-llvm="$2" "$k.mlir" -o "$k.llvm.mlir"
+  "$LLVM/mlir-translate" --mlir-to-llvmir "$k.llvm.mlir" -o "$k.ll"
+  "$LLVM/llc" "${llc_flags[@]}" -filetype=obj "$k.ll" -o "$k.full.o"
+  "$LLVM/llc" "${llc_flags[@]}" -filetype=asm "$k.ll" -o "$k.s"
+  # Every module defines the same helpers (dealloc_helper, ...): keep only
+  # the C interfaces global so that all of them link into one binary.
   "$LLVM/llvm-objcopy" --wildcard --keep-global-symbol='_mlir_ciface_*' \
-    "$OUT/kernels_$variant.full.o" "$OUT/kernels_$variant.o"
-done
-
-unchecked="$OUT/kernels_unc.o"
-whatif_note=""
-if ((whatif)); then
-  log "what-if: prefetching kernels (max-vectors=$whatif_maxv)"
-  python3 "$BENCH/whatif_prefetch.py" --max-vectors "$whatif_maxv" \
-    "$EMBBAG_OPT" "$OUT/kernels_unc.mlir" "$OUT/kernels_pf.llvm.mlir"
-  "$LLVM/mlir-translate" --mlir-to-llvmir "$OUT/kernels_pf.llvm.mlir" \
-    -o "$OUT/kernels_pf.ll"
-  "$LLVM/llc" "${llc_flags[@]}" -filetype=obj "$OUT/kernels_pf.ll" \
-    -o "$OUT/kernels_pf.full.o"
-  "$LLVM/llc" "${llc_flags[@]}" -filetype=asm "$OUT/kernels_pf.ll" \
-    -o "$OUT/kernels_pf.s"
-  "$LLVM/llvm-objcopy" --wildcard --keep-global-symbol='_mlir_ciface_*' \
-    "$OUT/kernels_pf.full.o" "$OUT/kernels_pf.o"
-  unchecked="$OUT/kernels_pf.o"
-  whatif_note="WHAT-IF: the embbag (checks=0) column is the checks=0 kernels with memref.prefetch inserted by whatif_prefetch.py, max-vectors=$whatif_maxv  "
-fi
+    "$k.full.o" "$k.o"
+}
+lower chk "vector-bits=256 checks=1"
+lower unc "vector-bits=256 checks=0"
+lower par "vector-bits=256 checks=1 parallel=1"
 
 log "building the harness"
 # -march=znver3, the target llc gets: AVX2 and FMA, no AVX-512 (which
@@ -114,7 +89,8 @@ cxx=(g++ -std=c++17 -O3 -march=znver3 -Wall -Wextra -I "$OUT" -I "$BENCH")
 "${cxx[@]}" -fno-tree-vectorize -c "$BENCH/scalar.cpp" -o "$OUT/scalar.o"
 "${cxx[@]}" -c "$BENCH/bf16_runtime.cpp" -o "$OUT/bf16_runtime.o"
 "${cxx[@]}" "$OUT/bench.o" "$OUT/scalar.o" "$OUT/bf16_runtime.o" \
-  "$OUT/kernels_chk.o" "$unchecked" -o "$OUT/bench"
+  "$OUT"/kernels_{chk,unc,par}.o -o "$OUT/bench" \
+  -L"$LLVM_LIB" -lomp -Wl,-rpath,"$LLVM_LIB"
 
 torch_args=()
 if ((torch)); then
@@ -146,7 +122,6 @@ log "timing"
     "$(nproc) cores, $(uname -r)  "
   echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
-  [ -z "$whatif_note" ] || echo "$whatif_note"
   echo "torch: $( ((torch)) && /usr/bin/python3 -c 'import torch; print(torch.__version__)' || echo 'not run (--with-torch)')  "
   "$OUT/bench" "${bench_args[@]}" "${torch_args[@]}"
 } | tee "$OUT/table.md"
