@@ -28,7 +28,7 @@ CONFIGS = [
     ["--embbag-to-llvm"],
     ["--embbag-to-llvm=path=linalg"],
     ["--embbag-to-llvm=checks=0 vector-bits=128 max-vectors=1"],
-    ["--embbag-to-llvm=parallel=1 prefetch-distance=0"],
+    ["--embbag-to-llvm=parallel=1 prefetch-distance=0 unroll=2"],
 ]
 
 LOCATED_ERROR = re.compile(r"^.+:\d+:\d+: error: ", re.MULTILINE)

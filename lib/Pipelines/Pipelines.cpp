@@ -66,6 +66,7 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   loops.vectorBits = options.vectorBits;
   loops.maxVectors = options.maxVectors;
   loops.prefetchDistance = options.prefetchDistance;
+  loops.unroll = options.unroll;
   loops.checks = options.checks;
   loops.parallel = options.parallel;
   pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLoops(loops));

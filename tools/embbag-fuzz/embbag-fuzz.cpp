@@ -141,6 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.parallel = (hash & 8) != 0;
   options.maxVectors = (hash >> 4) % 9;
   options.prefetchDistance = static_cast<int>((hash >> 8) % 4) - 1;
+  options.unroll = 1 + (hash >> 10) % 3;
 
   PassManager pm(&context);
   embbag::buildEmbBagToLLVMPipeline(pm, options);

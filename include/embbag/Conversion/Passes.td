@@ -68,6 +68,9 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "Prefetch the row chunk this many indices ahead in the index "
            "list (across bags); -1 picks it from the row size (about 16 KiB "
            "of rows in flight, 16 to 128 indices), 0 emits no prefetch">,
+    Option<"unroll", "unroll", "unsigned", /*default=*/"1",
+           "Unroll the loop over a bag's indices by this factor (the "
+           "remainder runs in an epilogue loop)">,
     Option<"checks", "checks", "bool", /*default=*/"true",
            "Check the runtime contract (indices, default, offsets, segment "
            "ids, num_segments) and stop with a message when it is broken">,

@@ -39,6 +39,10 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       llvm::cl::desc("Prefetch rows this many indices ahead (-1: from the "
                      "row size, 0: no prefetch)"),
       llvm::cl::init(-1)};
+  PassOptions::Option<unsigned> unroll{
+      *this, "unroll",
+      llvm::cl::desc("Unroll the loop over a bag's indices by this factor"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Distribute the bags over threads with OpenMP (link "

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -59,6 +60,7 @@ struct KernelShape {
   int64_t lanes;            // elements per vector
   int64_t maxVectors;       // accumulator vectors per pass over a bag
   int64_t prefetchDistance; // in indices; 0: no prefetch
+  unsigned unroll;          // of the loop over a bag's indices
 };
 
 //===----------------------------------------------------------------------===//
@@ -296,7 +298,16 @@ private:
           }
           scf::YieldOp::create(lb, next);
         });
-    SmallVector<Value> accs(indexLoop.getResults());
+    // With a remainder, unrolling adds an epilogue loop that continues the
+    // accumulation: the bag's sums are then its results.
+    scf::ForOp lastLoop = indexLoop;
+    if (shape.unroll > 1) {
+      FailureOr<UnrolledLoopInfo> unrolled =
+          loopUnrollByFactor(indexLoop, shape.unroll);
+      if (succeeded(unrolled) && unrolled->epilogueLoopOp)
+        lastLoop = *unrolled->epilogueLoopOp;
+    }
+    SmallVector<Value> accs(lastLoop.getResults());
 
     // An empty bag takes the default row, unweighted, when one is given.
     if (p.defaultIndex) {
@@ -400,6 +411,7 @@ KernelShape chooseShape(RankedTensorType tableType, bool weighted,
 
   // Enough rows in flight to cover the memory latency: about 16 KiB, within
   // [16, 128] indices ahead.
+  shape.unroll = options.unroll;
   shape.prefetchDistance = options.prefetchDistance;
   if (shape.prefetchDistance < 0) {
     int64_t rowBytes =
@@ -644,8 +656,8 @@ struct ConvertEmbBagToLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
-    ConvertEmbBagToLoopsOptions options{vectorBits, maxVectors,
-                                        prefetchDistance, checks, parallel};
+    ConvertEmbBagToLoopsOptions options{
+        vectorBits, maxVectors, prefetchDistance, unroll, checks, parallel};
     RewritePatternSet patterns(&getContext());
     populateEmbBagToLoopsPatterns(patterns, options);
     // Each op is rewritten once into ops of other dialects: a walk suffices.

@@ -73,3 +73,18 @@ func.func @dynamic_row(%t: tensor<?x?xf16>, %i: tensor<?x?xi64>) -> tensor<?x?xf
   %r = embbag.packed mean %t[%i] : (tensor<?x?xf16>, tensor<?x?xi64>) -> tensor<?x?xf16>
   return %r : tensor<?x?xf16>
 }
+
+// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 unroll=2" --canonicalize --cse | FileCheck %s --check-prefix=UNROLL
+// `unroll` unrolls the loop over a bag's indices; an epilogue loop takes the
+// remainder and continues from the unrolled loop's sums.
+// UNROLL-LABEL: func.func @unrolled(
+// UNROLL:         %[[MAIN:.*]]:8 = scf.for %{{.*}} step %c2 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// UNROLL-COUNT-16:  vector.fma
+// UNROLL:           scf.yield
+// UNROLL:         %[[EPI:.*]]:8 = scf.for %{{.*}} step %c1 iter_args(%{{.*}} = %[[MAIN]]#0, %{{.*}} = %[[MAIN]]#1, %{{.*}} = %[[MAIN]]#2, %{{.*}} = %[[MAIN]]#3, %{{.*}} = %[[MAIN]]#4, %{{.*}} = %[[MAIN]]#5, %{{.*}} = %[[MAIN]]#6, %{{.*}} = %[[MAIN]]#7)
+// UNROLL-COUNT-8:   vector.fma
+// UNROLL:         vector.transfer_write %[[EPI]]#0
+func.func @unrolled(%t: tensor<1000x64xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>, %w: tensor<?xf32>) -> tensor<?x64xf32> {
+  %r = embbag.offsets sum %t[%i] offsets(%o) weights(%w) : (tensor<1000x64xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xf32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
