@@ -111,7 +111,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return success();
   });
 
-  StringRef text(reinterpret_cast<const char *>(data), size);
+  // The MLIR lexer stops at a NUL that it expects after the buffer; the
+  // fuzzer's bytes have none, so lexing an unterminated string literal
+  // read past them. A std::string is NUL-terminated.
+  std::string text(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(text, ParserConfig(&context));
   if (!module || failed(verify(*module)))
