@@ -151,13 +151,27 @@ private:
     Value chunkSize = cst(ib, chunk);
     Value numFull = arith::DivUIOp::create(ib, row, chunkSize);
     Value mainEnd = arith::MulIOp::create(ib, numFull, chunkSize);
+    // A static row of several passes is prefetched whole by the first pass:
+    // the later passes find their part of the bag's rows in cache, and each
+    // row is requested from memory at once rather than a part per pass.
+    bool prefetchWholeRow =
+        !ShapedType::isDynamic(rowLength) && rowLength > chunk;
+    int64_t chunkPrefetch = prefetchWholeRow ? 0 : chunk;
+    Value firstCol = cst(ib, 0);
+    if (prefetchWholeRow) {
+      SmallVector<Value> masks(shape.maxVectors, nullptr);
+      out = buildChunk(ib, bag, outRow, start, end, count, firstCol, masks, out,
+                       /*prefetchWidth=*/rowLength, /*mayOverrun=*/false);
+      firstCol = chunkSize;
+    }
     auto chunkLoop = scf::ForOp::create(
-        ib, cst(ib, 0), mainEnd, chunkSize, ValueRange{out},
+        ib, firstCol, mainEnd, chunkSize, ValueRange{out},
         [&](OpBuilder &nested, Location loc, Value col, ValueRange iterArgs) {
           ImplicitLocOpBuilder cb(loc, nested);
           SmallVector<Value> masks(shape.maxVectors, nullptr);
           scf::YieldOp::create(cb, buildChunk(cb, bag, outRow, start, end,
                                               count, col, masks, iterArgs[0],
+                                              chunkPrefetch,
                                               /*mayOverrun=*/false));
         });
     out = chunkLoop.getResult(0);
@@ -174,6 +188,7 @@ private:
             ib, VectorType::get({shape.lanes}, ib.getI1Type()),
             ArrayRef<OpFoldResult>{ib.getIndexAttr(rest % shape.lanes)});
       return buildChunk(ib, bag, outRow, start, end, count, mainEnd, masks, out,
+                        prefetchWholeRow ? 0 : numVectors * shape.lanes,
                         /*mayOverrun=*/true);
     }
     Value rest = arith::SubIOp::create(ib, row, mainEnd);
@@ -193,7 +208,7 @@ private:
                 ValueRange{size}));
           }
           scf::YieldOp::create(tb, buildChunk(tb, bag, outRow, start, end,
-                                              count, mainEnd, masks, out,
+                                              count, mainEnd, masks, out, chunk,
                                               /*mayOverrun=*/true));
         },
         [&](OpBuilder &nested, Location loc) {
@@ -250,10 +265,13 @@ private:
   }
 
   /// Emits one chunk of `masks.size()` vectors at column `col`: the pass
-  /// over the bag, empty-bag default, mean, and the stores.
+  /// over the bag, empty-bag default, mean, and the stores. The pass
+  /// prefetches `prefetchWidth` elements of the row from `col` on (none
+  /// when 0); `mayOverrun`: they may extend past the end of the row.
   Value buildChunk(ImplicitLocOpBuilder &cb, Value bag, Value outRow,
                    Value start, Value end, Value count, Value col,
-                   ArrayRef<Value> masks, Value out, bool mayOverrun) {
+                   ArrayRef<Value> masks, Value out, int64_t prefetchWidth,
+                   bool mayOverrun) {
     int64_t numVectors = masks.size();
     SmallVector<Value> cols;
     for (int64_t u = 0; u < numVectors; ++u)
@@ -270,8 +288,8 @@ private:
         cb, start, end, cst(cb, 1), inits,
         [&](OpBuilder &nested, Location loc, Value j, ValueRange accs) {
           ImplicitLocOpBuilder lb(loc, nested);
-          if (tableBuffer)
-            prefetchAhead(lb, j, cols[0], numVectors * shape.lanes, mayOverrun);
+          if (tableBuffer && prefetchWidth > 0)
+            prefetchAhead(lb, j, cols[0], prefetchWidth, mayOverrun);
           Value rowIndex = extractIndex(lb, p.indices, j);
           Value weight;
           if (p.weights) {
@@ -397,13 +415,17 @@ KernelShape chooseShape(RankedTensorType tableType, bool weighted,
   } else if (!staticRow) {
     shape.maxVectors = 8;
   } else {
-    // x86 has 16 vector registers up to AVX2 and 32 with AVX-512. One holds
-    // the broadcast weight, one the tail mask, one a row vector being
-    // loaded; the others are accumulators. A row that does not fit takes
-    // several passes of equal width rather than a full one and a thin one.
+    // x86 has 16 vector registers up to AVX2 and 32 with AVX-512. Full row
+    // vectors are memory operands of the add or FMA and need no register;
+    // the broadcast weight takes one, a masked tail two more (the mask and
+    // the masked load's destination). The others are
+    // accumulators. (With 16 accumulators and a weight, LLVM's allocator
+    // shuffles every register on each index: two passes are faster.) A row
+    // that does not fit takes several passes of equal width rather than a
+    // full one and a thin one.
     int64_t registers = options.vectorBits >= 512 ? 32 : 16;
     int64_t budget =
-        registers - 1 - (weighted ? 1 : 0) - (row % shape.lanes ? 1 : 0);
+        registers - (weighted ? 1 : 0) - (row % shape.lanes ? 2 : 0);
     int64_t vectors = llvm::divideCeil(row, shape.lanes);
     int64_t passes = llvm::divideCeil(vectors, budget);
     shape.maxVectors = llvm::divideCeil(vectors, passes);

@@ -3,38 +3,52 @@
 // RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 max-vectors=8 prefetch-distance=0" --canonicalize --cse | FileCheck %s --check-prefix=FIXED
 
 // Register blocking and prefetch. By default a static row takes as few
-// passes over each bag as the vector registers allow (16 with AVX2: 15 for
-// accumulators, less one for a tail mask and one for a weight), split into
-// passes of equal width. Every pass prefetches the lines of its chunk of the
-// row `prefetch-distance` indices ahead (16 KiB of rows in flight by
-// default), through a read-only buffer view of the table.
+// passes over each bag as the vector registers allow (16 with AVX2, less one
+// for a weight and two for a masked tail), split into passes of equal width.
+// A pass prefetches the lines of its chunk of the row `prefetch-distance`
+// indices ahead (16 KiB of rows in flight by default), through a read-only
+// buffer view of the table; when a static row takes several passes, the
+// first one prefetches the whole row and the others none.
 
-// 128 floats = 16 vectors: two passes of 8, 512-byte rows prefetched 32
-// indices ahead, one prefetch per 64-byte line of the 256-byte chunk (and
-// its last element, for chunks that do not start on a line).
+// 128 floats = 16 vectors, weighted: two passes of 8 (16 accumulators and
+// the weight do not fit). The 512-byte rows are prefetched 32 indices ahead
+// by the first pass, one prefetch per 64-byte line (and the last element,
+// for rows that do not start on a line); the second pass prefetches nothing.
 // CHECK-LABEL: func.func @row128(
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
-// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
-// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1000x128xf32> to memref<1000x128xf32, strided<[?, ?], offset: ?>>
 // CHECK:         scf.for
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[C128]] step %[[C64]]
-// CHECK:             scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// CHECK:               %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C32]] : index
-// CHECK:               %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
-// CHECK:               tensor.extract %{{.*}}[%[[CLAMPED]]]
-// CHECK-COUNT-5:       memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}], read, locality<3>, data : memref<1000x128xf32, strided<[?, ?], offset: ?>>
-// CHECK-NOT:           memref.prefetch
-// CHECK-COUNT-8:       vector.transfer_read
-// CHECK-NOT:           vector.transfer_read
-// CHECK:               scf.yield
+// CHECK:           scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:             %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C32]] : index
+// CHECK:             %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
+// CHECK:             tensor.extract %{{.*}}[%[[CLAMPED]]]
+// CHECK-COUNT-9:     memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}], read, locality<3>, data : memref<1000x128xf32, strided<[?, ?], offset: ?>>
+// CHECK-NOT:         memref.prefetch
+// CHECK-COUNT-8:     vector.transfer_read
+// CHECK-NOT:         vector.transfer_read
+// CHECK:             scf.yield
+// CHECK-COUNT-8:   vector.transfer_write
+// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-NOT:         memref.prefetch
+// CHECK:             scf.yield
+// CHECK-COUNT-8:   vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %c{{64|72|80|88|96|104|112|120}}]
 // AVX512-LABEL: func.func @row128(
 // AVX512:         scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // FIXED-LABEL: func.func @row128(
 // FIXED-NOT:     bufferization.to_buffer
 // FIXED:         scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // FIXED-NOT:     memref.prefetch
-func.func @row128(%t: tensor<1000x128xf32>, %i: tensor<?x32xi32>) -> tensor<?x128xf32> {
+func.func @row128(%t: tensor<1000x128xf32>, %i: tensor<?x32xi32>, %w: tensor<?x32xf32>) -> tensor<?x128xf32> {
+  %r = embbag.packed sum %t[%i] weights(%w) : (tensor<1000x128xf32>, tensor<?x32xi32>, tensor<?x32xf32>) -> tensor<?x128xf32>
+  return %r : tensor<?x128xf32>
+}
+
+// 128 floats unweighted: 16 accumulators, one pass.
+// CHECK-LABEL: func.func @row128_sum(
+// CHECK:         scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-NOT:     scf.for
+// CHECK:         return
+func.func @row128_sum(%t: tensor<1000x128xf32>, %i: tensor<?x32xi32>) -> tensor<?x128xf32> {
   %r = embbag.packed sum %t[%i] : (tensor<1000x128xf32>, tensor<?x32xi32>) -> tensor<?x128xf32>
   return %r : tensor<?x128xf32>
 }
