@@ -16,7 +16,9 @@
 #                 default: 16 KiB of rows, within [16, 128])
 #
 # Environment: BUILD_DIR (default ./build), OUT (default $BUILD_DIR/benchmarks),
-# LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu). The parallel
+# LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu),
+# EMBBAG_OPTIONS (more --embbag-to-llvm options for every embbag kernel, e.g.
+# "prefetch-distance=0 unroll=2", for experiments). The parallel
 # kernels run on libomp (LLVM 22's); its own variables apply, e.g.
 # KMP_BLOCKTIME (how long idle workers spin, default 200 ms).
 set -euo pipefail
@@ -77,9 +79,10 @@ lower() {
   "$LLVM/llvm-objcopy" --wildcard --keep-global-symbol='_mlir_ciface_*' \
     "$k.full.o" "$k.o"
 }
-lower chk "vector-bits=256 checks=1"
-lower unc "vector-bits=256 checks=0"
-lower par "vector-bits=256 checks=1 parallel=1"
+extra="${EMBBAG_OPTIONS:-}"
+lower chk "vector-bits=256 checks=1 $extra"
+lower unc "vector-bits=256 checks=0 $extra"
+lower par "vector-bits=256 checks=1 parallel=1 $extra"
 
 log "building the harness"
 # -march=znver3, the target llc gets: AVX2 and FMA, no AVX-512 (which

@@ -91,25 +91,24 @@ void emitCheckLoop(ImplicitLocOpBuilder &b, Operation *op, Value lb, Value ub,
 /// Negative indices become huge in the unsigned comparison.
 void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
                    Value lb, Value ub, Value bound, StringRef what) {
-  // Eight values per step, compared as i64 so that no bound is truncated;
-  // the and-reduction has no early exit, so the loop runs at load speed.
-  // The last (ub - lb) % 8 values take the scalar loop.
+  // The unsigned maximum of the values, eight at a time (vpmaxud on i32),
+  // then the last (ub - lb) % 8 one by one, against the bound once: a
+  // negative value is a huge unsigned one, so it fails like a too large one.
+  // i32 values are compared with the bound clamped to 2^31, above which
+  // every non-negative i32 is in range.
   constexpr int64_t kLanes = 8;
   values = castToSignless(b, values);
-  Type elementType = getElementTypeOrSelf(values.getType());
+  auto elementType = cast<IntegerType>(getElementTypeOrSelf(values.getType()));
   auto vectorType = VectorType::get({kLanes}, elementType);
-  auto wideType = VectorType::get({kLanes}, b.getI64Type());
-  auto maskType = VectorType::get({kLanes}, b.getI1Type());
   Value count = arith::SubIOp::create(b, ub, lb);
   Value rest = arith::RemUIOp::create(b, count, cst(b, kLanes));
   Value vectorEnd =
       arith::AddIOp::create(b, lb, arith::SubIOp::create(b, count, rest));
-  Value wideBound = vector::BroadcastOp::create(
-      b, wideType, arith::IndexCastOp::create(b, b.getI64Type(), bound));
-  Value allTrue = arith::ConstantOp::create(
-      b, maskType, DenseElementsAttr::get(maskType, true));
+  Value zeros = arith::ConstantOp::create(
+      b, vectorType,
+      DenseElementsAttr::get(vectorType, b.getZeroAttr(elementType)));
   auto vectorLoop = scf::ForOp::create(
-      b, lb, vectorEnd, cst(b, kLanes), ValueRange{allTrue},
+      b, lb, vectorEnd, cst(b, kLanes), ValueRange{zeros},
       [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value pad = arith::ConstantOp::create(ib, ib.getZeroAttr(elementType));
@@ -117,25 +116,29 @@ void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
         Value v = vector::TransferReadOp::create(
             ib, vectorType, values, ValueRange{i}, AffineMapAttr::get(map), pad,
             /*mask=*/Value(), ib.getBoolArrayAttr({true}));
-        if (v.getType() != wideType)
-          v = arith::ExtSIOp::create(ib, wideType, v);
-        Value below =
-            arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, v, wideBound);
         scf::YieldOp::create(
-            ib, arith::AndIOp::create(ib, iterArgs[0], below).getResult());
+            ib, arith::MaxUIOp::create(ib, iterArgs[0], v).getResult());
       });
-  Value ok = vector::ReductionOp::create(b, vector::CombiningKind::AND,
-                                         vectorLoop.getResult(0));
+  Value max = vector::ReductionOp::create(b, vector::CombiningKind::MAXUI,
+                                          vectorLoop.getResult(0));
   auto scalarLoop = scf::ForOp::create(
-      b, vectorEnd, ub, cst(b, 1), ValueRange{ok},
+      b, vectorEnd, ub, cst(b, 1), ValueRange{max},
       [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
         ImplicitLocOpBuilder ib(loc, nested);
-        Value below = arith::CmpIOp::create(ib, arith::CmpIPredicate::ult,
-                                            extractIndex(ib, values, i), bound);
+        Value v = tensor::ExtractOp::create(ib, values, i);
         scf::YieldOp::create(
-            ib, arith::AndIOp::create(ib, iterArgs[0], below).getResult());
+            ib, arith::MaxUIOp::create(ib, iterArgs[0], v).getResult());
       });
-  emitAssert(b, op, scalarLoop.getResult(0), what);
+  unsigned width = elementType.getWidth();
+  Value limit = bound;
+  if (width < 64)
+    limit = arith::MinUIOp::create(b, bound, cst(b, int64_t(1) << (width - 1)));
+  limit = arith::IndexCastUIOp::create(b, elementType, limit);
+  Value below = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                      scalarLoop.getResult(0), limit);
+  Value none =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, cst(b, 0));
+  emitAssert(b, op, arith::OrIOp::create(b, none, below), what);
 }
 
 void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,

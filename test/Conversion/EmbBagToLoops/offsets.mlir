@@ -1,8 +1,9 @@
 // RUN: embbag-opt %s --convert-embbag-to-loops --canonicalize --cse | FileCheck %s
 // RUN: embbag-opt %s --convert-embbag-to-loops="checks=0" --canonicalize --cse | FileCheck %s --check-prefix=UNCHECKED
 
-// The kernel shape: checks first (apart from the row loops; indices eight
-// at a time, then the last few one by one), then for each
+// The kernel shape: checks first (apart from the row loops; the unsigned
+// maximum of the indices, eight at a time, then the last few one by one,
+// against num_emb), then for each
 // bag one pass over its indices carrying the 64-float row in eight vector
 // iter_args, the empty-bag default, the mean, and eight stores.
 
@@ -11,12 +12,13 @@
 // CHECK:         scf.for {{.*}} -> (i1, index)
 // CHECK:           arith.cmpi sle
 // CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}offsets.mlir:{{[0-9]+}}:{{[0-9]+}}: offsets must be non-negative, non-decreasing and at most the number of indices"
-// CHECK:         scf.for {{.*}} -> (vector<8xi1>)
+// CHECK:         scf.for {{.*}} -> (vector<8xi64>)
 // CHECK:           vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?xi64>, vector<8xi64>
-// CHECK:           arith.cmpi ult, {{.*}} : vector<8xi64>
-// CHECK:         vector.reduction <and>, {{.*}} : vector<8xi1> into i1
-// CHECK:         scf.for {{.*}} -> (i1)
-// CHECK:           arith.cmpi ult
+// CHECK:           arith.maxui {{.*}} : vector<8xi64>
+// CHECK:         vector.reduction <maxui>, {{.*}} : vector<8xi64> into i64
+// CHECK:         scf.for {{.*}} -> (i64)
+// CHECK:           arith.maxui
+// CHECK:         arith.cmpi ult
 // CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: index out of range [0, num_emb)"
 // CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: default index out of range [0, num_emb) and not -1"
 // CHECK:         %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<?x64xf32>
