@@ -25,8 +25,10 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     The accumulators stay in registers across the bag; table rows are read
     with contiguous vector transfers; every cache line of the row chunk
     `prefetch-distance` indices ahead is prefetched (`memref.prefetch` on a
-    read-only `bufferization.to_buffer` of the table), so that a bag of
-    random rows keeps many cache misses in flight; the last chunk of a row whose length
+    read-only `bufferization.to_buffer` of the table, with a fully dynamic
+    layout so that any buffer casts to it; `prefetch-distance=0` keeps the
+    output free of buffers), so that a bag of random rows keeps many cache
+    misses in flight; the last chunk of a row whose length
     is not a multiple of the vector length uses masked transfers (no scalar
     epilogue). `f16`/`bf16` accumulate in `f32`. Integer types wrap; integer
     means divide the wrapped sum by the true count.
