@@ -88,7 +88,10 @@ log "building the harness"
 # -march=znver3, the target llc gets: AVX2 and FMA, no AVX-512 (which
 # -march=native would allow on a Zen 4/5 machine).
 cxx=(g++ -std=c++17 -O3 -march=znver3 -Wall -Wextra -I "$OUT" -I "$BENCH")
-"${cxx[@]}" -c "$BENCH/bench.cpp" -o "$OUT/bench.o"
+# bench.cpp has one OpenMP region (the 2-thread bandwidth): -fopenmp for its
+# compile only. GCC emits GOMP_* calls, which LLVM's libomp implements; the
+# link below must not get -fopenmp, which would add libgomp next to libomp.
+"${cxx[@]}" -fopenmp -c "$BENCH/bench.cpp" -o "$OUT/bench.o"
 "${cxx[@]}" -fno-tree-vectorize -c "$BENCH/scalar.cpp" -o "$OUT/scalar.o"
 "${cxx[@]}" -c "$BENCH/bf16_runtime.cpp" -o "$OUT/bf16_runtime.o"
 "${cxx[@]}" "$OUT/bench.o" "$OUT/scalar.o" "$OUT/bf16_runtime.o" \
