@@ -145,7 +145,9 @@ private:
   /// The result row of the bag is row `outRow` of `out`.
   Value buildBag(ImplicitLocOpBuilder &ib, Value bag, Value out, Value row,
                  Value outRow) {
-    auto [start, end] = p.ranges(ib, bag);
+    // Named values, not structured bindings: lambdas below capture them.
+    std::pair<Value, Value> range = p.ranges(ib, bag);
+    Value start = range.first, end = range.second;
     Value count = arith::SubIOp::create(ib, end, start);
     int64_t chunk = shape.lanes * shape.maxVectors;
     Value chunkSize = cst(ib, chunk);
