@@ -70,21 +70,92 @@ void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
   cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
 }
 
-/// Folds `isOk(i)` with `and` over i in [lb, ub) and asserts the result.
-/// The loop carries only an i1, so it stays a cheap streaming pass over the
-/// index-like operand, apart from the row loops.
-void emitCheckLoop(ImplicitLocOpBuilder &b, Operation *op, Value lb, Value ub,
-                   function_ref<Value(ImplicitLocOpBuilder &, Value)> isOk,
-                   StringRef what) {
-  Value init = arith::ConstantIntOp::create(b, 1, 1);
-  auto loop = scf::ForOp::create(
-      b, lb, ub, cst(b, 1), ValueRange{init},
-      [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        Value ok = arith::AndIOp::create(ib, iterArgs[0], isOk(ib, i));
-        scf::YieldOp::create(ib, ok);
+/// Checks that the offsets are non-negative, non-decreasing and at most
+/// `bound`: the first is non-negative, none is smaller than the one before
+/// it (eight pairs at a time, two overlapping vector reads and one compare),
+/// and the last is at most `bound`.
+void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
+                  Value bound, StringRef what) {
+  constexpr int64_t kLanes = 8;
+  offsets = castToSignless(b, offsets);
+  auto elementType = cast<IntegerType>(getElementTypeOrSelf(offsets.getType()));
+  auto vectorType = VectorType::get({kLanes}, elementType);
+  auto flagsType = VectorType::get({kLanes}, b.getI1Type());
+  Value count = dim(b, offsets, 0);
+  Value hasOffsets =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ne, count, cst(b, 0));
+  auto ifOp = scf::IfOp::create(
+      b, hasOffsets,
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        Value one = cst(tb, 1);
+        Value pairs = arith::SubIOp::create(tb, count, one);
+        Value rest = arith::RemUIOp::create(tb, pairs, cst(tb, kLanes));
+        Value vectorEnd = arith::SubIOp::create(tb, count, rest);
+        Value noneDecrease = arith::ConstantOp::create(
+            tb, flagsType, DenseElementsAttr::get(flagsType, false));
+        auto vectorLoop = scf::ForOp::create(
+            tb, one, vectorEnd, cst(tb, kLanes), ValueRange{noneDecrease},
+            [&](OpBuilder &n2, Location l2, Value i, ValueRange iterArgs) {
+              ImplicitLocOpBuilder ib(l2, n2);
+              Value pad =
+                  arith::ConstantOp::create(ib, ib.getZeroAttr(elementType));
+              auto map = AffineMap::getMinorIdentityMap(1, 1, ib.getContext());
+              auto read = [&](Value pos) -> Value {
+                return vector::TransferReadOp::create(
+                    ib, vectorType, offsets, ValueRange{pos},
+                    AffineMapAttr::get(map), pad, /*mask=*/Value(),
+                    ib.getBoolArrayAttr({true}));
+              };
+              Value current = read(i);
+              Value previous = read(arith::SubIOp::create(ib, i, cst(ib, 1)));
+              Value decreases = arith::CmpIOp::create(
+                  ib, arith::CmpIPredicate::sgt, previous, current);
+              scf::YieldOp::create(
+                  ib,
+                  arith::OrIOp::create(ib, iterArgs[0], decreases).getResult());
+            });
+        Value decreased = vector::ReductionOp::create(
+            tb, vector::CombiningKind::OR, vectorLoop.getResult(0));
+        auto scalarLoop = scf::ForOp::create(
+            tb, vectorEnd, count, one, ValueRange{decreased},
+            [&](OpBuilder &n2, Location l2, Value i, ValueRange iterArgs) {
+              ImplicitLocOpBuilder ib(l2, n2);
+              Value current = tensor::ExtractOp::create(ib, offsets, i);
+              Value previous = tensor::ExtractOp::create(
+                  ib, offsets, ValueRange{arith::SubIOp::create(ib, i, one)});
+              Value decreases = arith::CmpIOp::create(
+                  ib, arith::CmpIPredicate::sgt, previous, current);
+              scf::YieldOp::create(
+                  ib,
+                  arith::OrIOp::create(ib, iterArgs[0], decreases).getResult());
+            });
+        Value zero = arith::ConstantOp::create(tb, tb.getZeroAttr(elementType));
+        Value first = tensor::ExtractOp::create(tb, offsets, cst(tb, 0));
+        Value last = tensor::ExtractOp::create(tb, offsets, ValueRange{pairs});
+        // A bound beyond the element type's maximum bounds nothing.
+        unsigned width = elementType.getWidth();
+        Value limit = bound;
+        if (width < 64)
+          limit = arith::MinUIOp::create(
+              tb, bound, cst(tb, (int64_t(1) << (width - 1)) - 1));
+        limit = arith::IndexCastUIOp::create(tb, elementType, limit);
+        Value ok = arith::AndIOp::create(
+            tb,
+            arith::CmpIOp::create(tb, arith::CmpIPredicate::sge, first, zero),
+            arith::CmpIOp::create(tb, arith::CmpIPredicate::sle, last, limit));
+        Value notDecreased =
+            arith::XOrIOp::create(tb, scalarLoop.getResult(0),
+                                  arith::ConstantIntOp::create(tb, 1, 1));
+        scf::YieldOp::create(
+            tb, arith::AndIOp::create(tb, ok, notDecreased).getResult());
+      },
+      [&](OpBuilder &nested, Location loc) {
+        scf::YieldOp::create(
+            nested, loc,
+            arith::ConstantIntOp::create(nested, loc, 1, 1).getResult());
       });
-  emitAssert(b, op, loop.getResult(0), what);
+  emitAssert(b, op, ifOp.getResult(0), what);
 }
 
 /// Checks that every index in positions [lb, ub) lies in [0, num_emb).

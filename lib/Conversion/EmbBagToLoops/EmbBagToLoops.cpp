@@ -519,24 +519,9 @@ LogicalResult BagOpLowering<OffsetsOp>::normalize(ImplicitLocOpBuilder &b,
   };
   if (!options.checks)
     return success();
-  // Offsets: non-negative, non-decreasing, at most num_indices.
-  Value ok = arith::ConstantIntOp::create(b, 1, 1);
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), numBags, cst(b, 1), ValueRange{ok, cst(b, 0)},
-      [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        Value offset = extractIndex(ib, offsets, i);
-        Value notBefore = arith::CmpIOp::create(ib, arith::CmpIPredicate::sle,
-                                                iterArgs[1], offset);
-        Value notAfter = arith::CmpIOp::create(ib, arith::CmpIPredicate::sle,
-                                               offset, numIndices);
-        Value good = arith::AndIOp::create(
-            ib, iterArgs[0], arith::AndIOp::create(ib, notBefore, notAfter));
-        scf::YieldOp::create(ib, ValueRange{good, offset});
-      });
-  emitAssert(b, op, loop.getResult(0),
-             "offsets must be non-negative, non-decreasing and at most the "
-             "number of indices");
+  checkOffsets(b, op, offsets, numIndices,
+               "offsets must be non-negative, non-decreasing and at most the "
+               "number of indices");
   // Only the indices from offsets[0] on are read, and none without bags.
   Value hasBags =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ne, numBags, cst(b, 0));

@@ -44,10 +44,10 @@ Value castToSignless(ImplicitLocOpBuilder &b, Value v);
 void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
                 StringRef what);
 
-/// Folds `isOk(i)` with `and` over i in [lb, ub) and asserts the result.
-void emitCheckLoop(ImplicitLocOpBuilder &b, Operation *op, Value lb, Value ub,
-                   function_ref<Value(ImplicitLocOpBuilder &, Value)> isOk,
-                   StringRef what);
+/// Checks that the 1-D `offsets` are non-negative, non-decreasing and at
+/// most `bound`, with vector compares.
+void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
+                  Value bound, StringRef what);
 
 /// Checks that the i32/i64 values at positions [lb, ub) of the 1-D tensor
 /// `values` lie in [0, bound), eight at a time with vector compares.
