@@ -70,6 +70,17 @@ void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
   cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
 }
 
+/// Reads `type` from the 1-D `tensor` at `pos`, in bounds, unmasked.
+static Value readVector(ImplicitLocOpBuilder &b, VectorType type, Value tensor,
+                        Value pos) {
+  Value pad =
+      arith::ConstantOp::create(b, b.getZeroAttr(type.getElementType()));
+  auto map = AffineMap::getMinorIdentityMap(1, 1, b.getContext());
+  return vector::TransferReadOp::create(
+      b, type, tensor, ValueRange{pos}, AffineMapAttr::get(map), pad,
+      /*mask=*/Value(), b.getBoolArrayAttr({true}));
+}
+
 /// Checks that the offsets are non-negative, non-decreasing and at most
 /// `bound`: the first is non-negative, none is smaller than the one before
 /// it (eight pairs at a time, two overlapping vector reads and one compare),
@@ -98,17 +109,9 @@ void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
             tb, one, vectorEnd, cst(tb, kLanes), ValueRange{noneDecrease},
             [&](OpBuilder &n2, Location l2, Value i, ValueRange iterArgs) {
               ImplicitLocOpBuilder ib(l2, n2);
-              Value pad =
-                  arith::ConstantOp::create(ib, ib.getZeroAttr(elementType));
-              auto map = AffineMap::getMinorIdentityMap(1, 1, ib.getContext());
-              auto read = [&](Value pos) -> Value {
-                return vector::TransferReadOp::create(
-                    ib, vectorType, offsets, ValueRange{pos},
-                    AffineMapAttr::get(map), pad, /*mask=*/Value(),
-                    ib.getBoolArrayAttr({true}));
-              };
-              Value current = read(i);
-              Value previous = read(arith::SubIOp::create(ib, i, cst(ib, 1)));
+              Value current = readVector(ib, vectorType, offsets, i);
+              Value previous = readVector(ib, vectorType, offsets,
+                                          arith::SubIOp::create(ib, i, one));
               Value decreases = arith::CmpIOp::create(
                   ib, arith::CmpIPredicate::sgt, previous, current);
               scf::YieldOp::create(
@@ -182,11 +185,7 @@ void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
       b, lb, vectorEnd, cst(b, kLanes), ValueRange{zeros},
       [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
         ImplicitLocOpBuilder ib(loc, nested);
-        Value pad = arith::ConstantOp::create(ib, ib.getZeroAttr(elementType));
-        auto map = AffineMap::getMinorIdentityMap(1, 1, ib.getContext());
-        Value v = vector::TransferReadOp::create(
-            ib, vectorType, values, ValueRange{i}, AffineMapAttr::get(map), pad,
-            /*mask=*/Value(), ib.getBoolArrayAttr({true}));
+        Value v = readVector(ib, vectorType, values, i);
         scf::YieldOp::create(
             ib, arith::MaxUIOp::create(ib, iterArgs[0], v).getResult());
       });
