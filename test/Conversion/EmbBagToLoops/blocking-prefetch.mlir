@@ -12,22 +12,37 @@
 
 // 128 floats = 16 vectors, weighted: a pass of 15 and a pass of 1 (16
 // accumulators and the weight do not fit). The 512-byte rows are prefetched
-// 32 indices ahead by the first pass, one prefetch per 64-byte line (and the
-// last element, for rows that do not start on a line); the second pass
-// prefetches nothing.
+// 32 indices ahead by the first pass, one prefetch per 64-byte line; the
+// second pass prefetches nothing. Rows of whole lines are prefetched by a
+// loop without the extra prefetch of the last element when the table's
+// rows start on cache lines (its first element and row stride, checked
+// once), by one with it otherwise.
 // CHECK-LABEL: func.func @row128(
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1000x128xf32> to memref<1000x128xf32, strided<[?, ?], offset: ?>>
+// CHECK:         memref.extract_strided_metadata %[[BUF]]
+// CHECK:         memref.extract_aligned_pointer_as_index %[[BUF]]
+// CHECK:         arith.andi
+// CHECK:         %[[ON_LINES:[a-z0-9]+]] = arith.andi
 // CHECK:         scf.for
-// CHECK:           scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// CHECK:             %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C32]] : index
-// CHECK:             %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
-// CHECK:             tensor.extract %{{.*}}[%[[CLAMPED]]]
-// CHECK-COUNT-9:     memref.prefetch %[[BUF]][%{{.*}}, %{{.*}}], read, locality<3>, data : memref<1000x128xf32, strided<[?, ?], offset: ?>>
-// CHECK-NOT:         memref.prefetch
-// CHECK-COUNT-15:    vector.transfer_read
-// CHECK-NOT:         vector.transfer_read
-// CHECK:             scf.yield
+// CHECK:           scf.if %[[ON_LINES]] -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:             scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:               %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C32]] : index
+// CHECK:               %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
+// CHECK:               tensor.extract %{{.*}}[%[[CLAMPED]]]
+// CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}], read, locality<3>, data : memref<1000x128xf32, strided<[?, ?], offset: ?>>
+// CHECK-NOT:           memref.prefetch
+// CHECK-COUNT-15:      vector.transfer_read
+// CHECK-NOT:           vector.transfer_read
+// CHECK:               scf.yield
+// CHECK:           } else {
+// CHECK:             scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}]
+// CHECK-NEXT:          memref.prefetch %[[BUF]][%{{.*}}, %c127]
+// CHECK-NOT:           memref.prefetch
+// CHECK-COUNT-15:      vector.transfer_read
+// CHECK-NOT:           vector.transfer_read
+// CHECK:               scf.yield
 // CHECK-COUNT-15:  vector.transfer_write
 // CHECK:           scf.for {{.*}} -> (vector<8xf32>) {
 // CHECK-NOT:         memref.prefetch
@@ -45,9 +60,13 @@ func.func @row128(%t: tensor<1000x128xf32>, %i: tensor<?x32xi32>, %w: tensor<?x3
   return %r : tensor<?x128xf32>
 }
 
-// 128 floats unweighted: 16 accumulators, one pass.
+// 128 floats unweighted: 16 accumulators, one pass (in each of the two
+// prefetch variants), nothing after it.
 // CHECK-LABEL: func.func @row128_sum(
-// CHECK:         scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:         scf.if %{{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:         } else {
+// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-NOT:     scf.for
 // CHECK:         return
 func.func @row128_sum(%t: tensor<1000x128xf32>, %i: tensor<?x32xi32>) -> tensor<?x128xf32> {
@@ -94,12 +113,17 @@ func.func @dynamic_row(%t: tensor<?x?xf16>, %i: tensor<?x?xi64>) -> tensor<?x?xf
 // `unroll` unrolls the loop over a bag's indices; an epilogue loop takes the
 // remainder and continues from the unrolled loop's sums.
 // UNROLL-LABEL: func.func @unrolled(
-// UNROLL:         %[[MAIN:.*]]:8 = scf.for %{{.*}} step %c2 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// UNROLL-COUNT-16:  vector.fma
-// UNROLL:           scf.yield
-// UNROLL:         %[[EPI:.*]]:8 = scf.for %{{.*}} step %c1 iter_args(%{{.*}} = %[[MAIN]]#0, %{{.*}} = %[[MAIN]]#1, %{{.*}} = %[[MAIN]]#2, %{{.*}} = %[[MAIN]]#3, %{{.*}} = %[[MAIN]]#4, %{{.*}} = %[[MAIN]]#5, %{{.*}} = %[[MAIN]]#6, %{{.*}} = %[[MAIN]]#7)
-// UNROLL-COUNT-8:   vector.fma
-// UNROLL:         vector.transfer_write %[[EPI]]#0
+// UNROLL:         %[[IF:.*]]:8 = scf.if
+// UNROLL:           %[[MAIN:.*]]:8 = scf.for %{{.*}} step %c2 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// UNROLL-COUNT-16:    vector.fma
+// UNROLL:             scf.yield
+// UNROLL:           %[[EPI:.*]]:8 = scf.for %{{.*}} step %c1 iter_args(%{{.*}} = %[[MAIN]]#0, %{{.*}} = %[[MAIN]]#1, %{{.*}} = %[[MAIN]]#2, %{{.*}} = %[[MAIN]]#3, %{{.*}} = %[[MAIN]]#4, %{{.*}} = %[[MAIN]]#5, %{{.*}} = %[[MAIN]]#6, %{{.*}} = %[[MAIN]]#7)
+// UNROLL-COUNT-8:     vector.fma
+// UNROLL:           scf.yield %[[EPI]]#0, %[[EPI]]#1, %[[EPI]]#2, %[[EPI]]#3, %[[EPI]]#4, %[[EPI]]#5, %[[EPI]]#6, %[[EPI]]#7
+// UNROLL:         } else {
+// UNROLL:           scf.for %{{.*}} step %c2
+// UNROLL:           scf.for %{{.*}} step %c1
+// UNROLL:         vector.transfer_write %[[IF]]#0
 func.func @unrolled(%t: tensor<1000x64xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>, %w: tensor<?xf32>) -> tensor<?x64xf32> {
   %r = embbag.offsets sum %t[%i] offsets(%o) weights(%w) : (tensor<1000x64xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xf32>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
