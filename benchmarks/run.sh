@@ -112,9 +112,12 @@ if ((torch)); then
   rm -rf "$OUT/data"
   mkdir -p "$OUT/data"
   "$OUT/bench" --dump "$OUT/data" "${bench_args[@]}"
-  log "timing torch.nn.functional.embedding_bag"
+  # The checked kernels as a shared library, which torch_bench.py calls
+  # alternately with torch on the same memory for embbag/torch.
+  g++ -shared "$OUT/kernels_chk.full.o" -o "$OUT/libkernels_chk.so"
+  log "timing torch.nn.functional.embedding_bag (and embbag beside it)"
   /usr/bin/python3 "$BENCH/torch_bench.py" "$OUT/cases.tsv" "$OUT/data" \
-    "${bench_args[@]}" >"$OUT/torch.tsv"
+    --kernels "$OUT/libkernels_chk.so" "${bench_args[@]}" >"$OUT/torch.tsv"
   torch_args=(--torch "$OUT/torch.tsv")
 fi
 

@@ -6,15 +6,24 @@ Reads the case list (cases.tsv from gen_kernels.py) and the inputs that
 contenders use, and the scalar reference result); builds the same table
 values with numpy; checks torch's result against the reference; then times
 1 and 2 threads, each call on the next index set, and prints
-"name<TAB>threads<TAB>median ms" lines.
+"name<TAB>threads<TAB>median ms<TAB>embbag median ms" lines.
+
+With --kernels LIB (a shared library of the checked embbag kernels), the
+embbag kernel is called through its C interface on the same memory torch
+reads (numpy's table, index sets, weights), alternating call by call with
+torch, and checked against the reference too: its median in the same run
+is the fourth column, from which bench computes embbag/torch. Without it
+the column is "-" and bench divides by its own embbag time.
 
 torch has no segments op: for segments cases (sorted ids, fixed-length
 bags) it runs the equivalent offsets call. torch 1.13's embedding_bag takes
 no bf16 table on the CPU: bf16 cases print nothing.
 
-Usage: torch_bench.py CASES.TSV DIR [--quick] [--only S] [--budget SECONDS]
+Usage: torch_bench.py CASES.TSV DIR [--kernels LIB] [--quick] [--only S]
+                      [--budget SECONDS]
 """
 import argparse
+import ctypes
 import os
 import sys
 import time
@@ -24,9 +33,21 @@ import torch
 import torch.nn.functional as F
 
 
-def table_values(rows, dim):
-    """table[i] = ((i * 2654435761) mod 2^32 >> 8) * 2^-24 - 0.5, as bench.cpp."""
-    out = np.empty(rows * dim, dtype=np.float32)
+def aligned_empty(count, dtype, alignment=2 << 20):
+    """An uninitialised 1-D array whose data starts on `alignment` bytes, as
+    bench.cpp allocates its tables: numpy alone gives 16-byte alignment, and
+    rows that straddle cache lines cost every contender reading them about a
+    line more per row (25% more lines for rows of 256 bytes)."""
+    itemsize = np.dtype(dtype).itemsize
+    raw = np.empty(count * itemsize + alignment, dtype=np.uint8)
+    start = -raw.ctypes.data % alignment
+    return raw[start:start + count * itemsize].view(dtype)
+
+
+def table_values(rows, dim, dtype=np.float32):
+    """table[i] = ((i * 2654435761) mod 2^32 >> 8) * 2^-24 - 0.5, as bench.cpp,
+    rounded to `dtype` (to nearest even), in a 2 MiB-aligned array."""
+    out = aligned_empty(rows * dim, dtype)
     step = 1 << 24
     for start in range(0, rows * dim, step):
         i = np.arange(start, min(start + step, rows * dim), dtype=np.uint64)
@@ -34,6 +55,27 @@ def table_values(rows, dim):
         out[start:start + len(i)] = (h >> np.uint64(8)).astype(np.float32) \
             * np.float32(2.0 ** -24) - np.float32(0.5)
     return out.reshape(rows, dim)
+
+
+def descriptor(array):
+    """A memref descriptor of `array` (C-contiguous), as _mlir_ciface_ takes
+    it by pointer; the array must outlive it."""
+    rank = array.ndim
+
+    class Descriptor(ctypes.Structure):
+        _fields_ = [("allocated", ctypes.c_void_p),
+                    ("aligned", ctypes.c_void_p),
+                    ("offset", ctypes.c_int64),
+                    ("sizes", ctypes.c_int64 * rank),
+                    ("strides", ctypes.c_int64 * rank)]
+
+    assert array.flags["C_CONTIGUOUS"]
+    d = Descriptor()
+    d.allocated = d.aligned = array.ctypes.data
+    d.offset = 0
+    d.sizes[:] = array.shape
+    d.strides[:] = [st // array.itemsize for st in array.strides]
+    return d
 
 
 def main():
@@ -44,7 +86,9 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--budget", type=float, default=None)
     ap.add_argument("--prefetch", default=None)  # the AVX2 kernel's; unused
+    ap.add_argument("--kernels", default=None)
     args = ap.parse_args()
+    kernels = ctypes.CDLL(args.kernels) if args.kernels else None
     budget = args.budget or (0.5 if args.quick else 1.5)
 
     with open(os.path.join(args.dir, "sets")) as f:
@@ -70,10 +114,8 @@ def main():
         n = batch * bag
         itype = np.int32 if bits == 32 else np.int64
         if (rows, dim, dtype) not in tables:
-            values = table_values(rows, dim)
-            if dtype != "f32":
-                values = values.astype(np_dtype)  # rounds to nearest even
-            tables[(rows, dim, dtype)] = torch.from_numpy(values)
+            tables[(rows, dim, dtype)] = torch.from_numpy(
+                table_values(rows, dim, np_dtype))
         table = tables[(rows, dim, dtype)]
         base = os.path.join(args.dir, f"{cfg}_i{bits}")
         idx = np.fromfile(base + ".idx", dtype=itype).reshape(sets, n)
@@ -85,9 +127,32 @@ def main():
                           dtype=np.float32).reshape(batch, dim)
 
         calls = []
+        embbag_calls = []
+        numpy_table = table.numpy()
+        embbag_out = np.empty((batch, dim), dtype=np_dtype)
+        segment_ids = (np.arange(n) // bag).astype(itype)
+        offsets_np = offsets.numpy()
         for s in range(sets):
-            ind = torch.from_numpy(idx[s].copy())
-            w = torch.from_numpy(weights[s].copy()) if mode == "wsum" else None
+            ind_np = idx[s].copy()
+            w_np = weights[s].copy()
+            ind = torch.from_numpy(ind_np)
+            w = torch.from_numpy(w_np) if mode == "wsum" else None
+            if kernels is not None:
+                # table, indices, offsets or segment ids, weights, out.
+                arrays = [numpy_table,
+                          ind_np.reshape(batch, bag) if form == "packed"
+                          else ind_np]
+                if form == "offsets":
+                    arrays.append(offsets_np)
+                elif form == "segments":
+                    arrays.append(segment_ids)
+                if mode == "wsum":
+                    arrays.append(w_np.reshape(batch, bag)
+                                  if form == "packed" else w_np)
+                arrays.append(embbag_out)
+                descs = [descriptor(a) for a in arrays]
+                embbag_calls.append(
+                    (arrays, descs, [ctypes.byref(d) for d in descs]))
             tmode = "mean" if mode == "mean" else "sum"
             if form == "packed":
                 ind = ind.view(batch, bag)
@@ -103,16 +168,35 @@ def main():
             return F.embedding_bag(ind, table, off, mode=tmode,
                                    per_sample_weights=w)
 
-        with torch.no_grad():
-            got = run(0).numpy().astype(np.float32)
+        embbag_fn = None
+        if kernels is not None:
+            embbag_fn = getattr(kernels, f"_mlir_ciface_{name}_chk")
+            embbag_fn.restype = None
+
+        def run_embbag(s):
+            embbag_fn(*embbag_calls[s][2])
+            return embbag_out
+
+        def check(who, got):
+            got = got.astype(np.float32)
             bad = ~(np.abs(got - ref) <= tol * (1 + np.abs(ref)))
             if bad.any():
                 b, d = np.argwhere(bad)[0]
-                sys.exit(f"torch_bench: MISMATCH: torch on case {name} (index "
+                sys.exit(f"torch_bench: MISMATCH: {who} on case {name} (index "
                          f"set 0) at [bag {b}, col {d}]: got {got[b, d]!r}, "
                          f"expected {ref[b, d]!r} (scalar reference)")
+
+        def median(times):
+            return sorted(times)[len(times) // 2] * 1e3
+
+        with torch.no_grad():
+            check("torch", run(0).numpy())
+            if embbag_fn:
+                check("embbag (through ctypes)", run_embbag(0))
             for threads in (1, 2):
                 torch.set_num_threads(threads)
+                # One index-set counter for both: no call finds the rows of
+                # the call before it in the caches.
                 counter = 0
                 t0 = time.perf_counter()
                 for _ in range(3):
@@ -120,15 +204,20 @@ def main():
                     counter += 1
                 per_call = (time.perf_counter() - t0) / 3
                 reps = max(11, min(401, int(budget / 2 / max(per_call, 1e-6)))) | 1
-                times = []
+                times, embbag_times = [], []
                 for _ in range(reps):
-                    s = counter % sets
-                    counter += 1
                     t0 = time.perf_counter()
-                    run(s)
+                    run(counter % sets)
                     times.append(time.perf_counter() - t0)
-                times.sort()
-                print(f"{name}\t{threads}\t{times[len(times) // 2] * 1e3:.4f}",
+                    counter += 1
+                    if embbag_fn:
+                        t0 = time.perf_counter()
+                        run_embbag(counter % sets)
+                        embbag_times.append(time.perf_counter() - t0)
+                        counter += 1
+                embbag_ms = (f"{median(embbag_times):.4f}" if embbag_times
+                             else "-")
+                print(f"{name}\t{threads}\t{median(times):.4f}\t{embbag_ms}",
                       flush=True)
         print(f"torch_bench: {name} done", file=sys.stderr)
 
