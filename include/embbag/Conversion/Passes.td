@@ -28,7 +28,11 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     read-only `bufferization.to_buffer` of the table, with a fully dynamic
     layout so that any buffer casts to it; `prefetch-distance=0` keeps the
     output free of buffers), so that a bag of random rows keeps many cache
-    misses in flight; the last chunk of a row whose length
+    misses in flight. Rows of whole cache lines get a second copy of the
+    loop over a bag's indices, taken when the table's rows start on cache
+    lines (checked once from the buffer's pointer and strides), without the
+    prefetch of the row's last element that unaligned rows need. The last
+    chunk of a row whose length
     is not a multiple of the vector length uses masked transfers (no scalar
     epilogue). `f16`/`bf16` accumulate in `f32`. Integer types wrap; integer
     means divide the wrapped sum by the true count.
@@ -69,7 +73,8 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     Option<"prefetchDistance", "prefetch-distance", "int", /*default=*/"-1",
            "Prefetch the row chunk this many indices ahead in the index "
            "list (across bags); -1 picks it from the row size (about 16 KiB "
-           "of rows in flight, 16 to 128 indices), 0 emits no prefetch">,
+           "of rows in flight, 16 to 128 indices; 16 for a table of at "
+           "most 4 MiB), 0 emits no prefetch">,
     Option<"unroll", "unroll", "unsigned", /*default=*/"1",
            "Unroll the loop over a bag's indices by this factor (the "
            "remainder runs in an epilogue loop)">,

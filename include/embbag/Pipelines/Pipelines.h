@@ -37,7 +37,7 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
   PassOptions::Option<int> prefetchDistance{
       *this, "prefetch-distance",
       llvm::cl::desc("Prefetch rows this many indices ahead (-1: from the "
-                     "row size, 0: no prefetch)"),
+                     "row and table sizes, 0: no prefetch)"),
       llvm::cl::init(-1)};
   PassOptions::Option<unsigned> unroll{
       *this, "unroll",

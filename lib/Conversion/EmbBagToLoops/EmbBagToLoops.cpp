@@ -500,7 +500,10 @@ KernelShape chooseShape(RankedTensorType tableType, bool weighted,
   }
 
   // Enough rows in flight to cover the memory latency: about 16 KiB, within
-  // [16, 128] indices ahead.
+  // [16, 128] indices ahead. A table known to fit in 4 MiB lives in the
+  // last-level cache, whose latency 16 rows ahead cover: further ahead only
+  // keeps more lines waiting in L1 (c3, 2.5 MB: 16 ahead is 10-20% faster
+  // than 64).
   shape.unroll = options.unroll;
   shape.prefetchDistance = options.prefetchDistance;
   if (shape.prefetchDistance < 0) {
@@ -508,6 +511,11 @@ KernelShape chooseShape(RankedTensorType tableType, bool weighted,
         staticRow ? row * element.getIntOrFloatBitWidth() / 8 : 256;
     shape.prefetchDistance =
         std::clamp<int64_t>(16384 / std::max<int64_t>(rowBytes, 1), 16, 128);
+    int64_t numEmb = tableType.getDimSize(0);
+    constexpr int64_t kCachedTableBytes = 4 << 20;
+    if (staticRow && !ShapedType::isDynamic(numEmb) &&
+        numEmb * rowBytes <= kCachedTableBytes)
+      shape.prefetchDistance = 16;
   }
   return shape;
 }

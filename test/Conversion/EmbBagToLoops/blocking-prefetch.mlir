@@ -11,15 +11,15 @@
 // several passes, the first one prefetches the whole row and the others none.
 
 // 128 floats = 16 vectors, weighted: a pass of 15 and a pass of 1 (16
-// accumulators and the weight do not fit). The 512-byte rows are prefetched
-// 32 indices ahead by the first pass, one prefetch per 64-byte line; the
+// accumulators and the weight do not fit). The 512-byte rows of a table of
+// unknown size are prefetched 32 indices ahead (16 KiB) by the first pass, one prefetch per 64-byte line; the
 // second pass prefetches nothing. Rows of whole lines are prefetched by a
 // loop without the extra prefetch of the last element when the table's
 // rows start on cache lines (its first element and row stride, checked
 // once), by one with it otherwise.
 // CHECK-LABEL: func.func @row128(
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
-// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1000x128xf32> to memref<1000x128xf32, strided<[?, ?], offset: ?>>
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<?x128xf32> to memref<?x128xf32, strided<[?, ?], offset: ?>>
 // CHECK:         memref.extract_strided_metadata %[[BUF]]
 // CHECK:         memref.extract_aligned_pointer_as_index %[[BUF]]
 // CHECK:         arith.andi
@@ -30,7 +30,7 @@
 // CHECK:               %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C32]] : index
 // CHECK:               %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
 // CHECK:               tensor.extract %{{.*}}[%[[CLAMPED]]]
-// CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}], read, locality<3>, data : memref<1000x128xf32, strided<[?, ?], offset: ?>>
+// CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}], read, locality<3>, data : memref<?x128xf32, strided<[?, ?], offset: ?>>
 // CHECK-NOT:           memref.prefetch
 // CHECK-COUNT-15:      vector.transfer_read
 // CHECK-NOT:           vector.transfer_read
@@ -55,8 +55,8 @@
 // FIXED-NOT:     bufferization.to_buffer
 // FIXED:         scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // FIXED-NOT:     memref.prefetch
-func.func @row128(%t: tensor<1000x128xf32>, %i: tensor<?x32xi32>, %w: tensor<?x32xf32>) -> tensor<?x128xf32> {
-  %r = embbag.packed sum %t[%i] weights(%w) : (tensor<1000x128xf32>, tensor<?x32xi32>, tensor<?x32xf32>) -> tensor<?x128xf32>
+func.func @row128(%t: tensor<?x128xf32>, %i: tensor<?x32xi32>, %w: tensor<?x32xf32>) -> tensor<?x128xf32> {
+  %r = embbag.packed sum %t[%i] weights(%w) : (tensor<?x128xf32>, tensor<?x32xi32>, tensor<?x32xf32>) -> tensor<?x128xf32>
   return %r : tensor<?x128xf32>
 }
 
@@ -126,5 +126,28 @@ func.func @dynamic_row(%t: tensor<?x?xf16>, %i: tensor<?x?xi64>) -> tensor<?x?xf
 // UNROLL:         vector.transfer_write %[[IF]]#0
 func.func @unrolled(%t: tensor<1000x64xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>, %w: tensor<?xf32>) -> tensor<?x64xf32> {
   %r = embbag.offsets sum %t[%i] offsets(%o) weights(%w) : (tensor<1000x64xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xf32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+
+// A table known to fit in 4 MiB is prefetched 16 indices ahead whatever its
+// rows (it lives in the last-level cache); a larger one keeps 16 KiB of rows
+// in flight: 64 rows of 256 bytes.
+// CHECK-LABEL: func.func @cached_table(
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK:         scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>
+// CHECK-NEXT:      arith.addi %[[J]], %[[C16]] : index
+// CHECK:           memref.prefetch
+func.func @cached_table(%t: tensor<4096x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<4096x64xf32>, tensor<?x8xi32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+
+// CHECK-LABEL: func.func @dram_table(
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>
+// CHECK-NEXT:      arith.addi %[[J]], %[[C64]] : index
+// CHECK:           memref.prefetch
+func.func @dram_table(%t: tensor<16385x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<16385x64xf32>, tensor<?x8xi32>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
 }
