@@ -75,7 +75,11 @@ struct ConvertEmbBagAssertToLLVMPass
     };
 
     for (cf::AssertOp op : asserts) {
-      auto [global, length] = getMessage(op.getMsg());
+      // Named values, not structured bindings: the lambda below captures
+      // them.
+      auto message = getMessage(op.getMsg());
+      LLVM::GlobalOp global = message.first;
+      int64_t length = message.second;
       ImplicitLocOpBuilder b(op.getLoc(), op);
       Value failedCond = arith::XOrIOp::create(
           b, op.getArg(), arith::ConstantIntOp::create(b, 1, 1));
