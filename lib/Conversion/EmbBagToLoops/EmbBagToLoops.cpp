@@ -113,7 +113,17 @@ public:
                 (kCacheLineBytes * 8) ==
             0)
       rowsOnLines = rowsStartOnLines();
-    return buildBags(row);
+    Value init = tensor::EmptyOp::create(
+        b, getAsOpFoldResult(ValueRange{p.numBags, row}), storageType);
+    if (parallel)
+      return buildParallelBags(init, row);
+    auto bagLoop = scf::ForOp::create(
+        b, cst(b, 0), p.numBags, cst(b, 1), ValueRange{init},
+        [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          scf::YieldOp::create(ib, buildBag(ib, bag, iterArgs[0], row, bag));
+        });
+    return bagLoop.getResult(0);
   }
 
 private:
@@ -138,21 +148,6 @@ private:
     return arith::AndIOp::create(
         b, arith::AndIOp::create(b, onLine(first), onLine(rowStride)),
         unitColumns);
-  }
-
-  /// The loop over the bags: sequential, or an scf.forall with `parallel`.
-  Value buildBags(Value row) {
-    Value init = tensor::EmptyOp::create(
-        b, getAsOpFoldResult(ValueRange{p.numBags, row}), storageType);
-    if (parallel)
-      return buildParallelBags(init, row);
-    auto bagLoop = scf::ForOp::create(
-        b, cst(b, 0), p.numBags, cst(b, 1), ValueRange{init},
-        [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
-          ImplicitLocOpBuilder ib(loc, nested);
-          scf::YieldOp::create(ib, buildBag(ib, bag, iterArgs[0], row, bag));
-        });
-    return bagLoop.getResult(0);
   }
 
   /// The bag loop as an scf.forall: each iteration computes its bag into a
@@ -281,7 +276,7 @@ private:
   /// (clamped to the last one). Rows of the next bags are prefetched while
   /// this bag's end is read, so short bags keep misses in flight too.
   /// `mayOverrun`: the chunk may extend past the end of the row.
-  /// `onLines`: the rows start on cache lines.
+  /// `onLines`: the chunk is a whole row and rows start on cache lines.
   void prefetchAhead(ImplicitLocOpBuilder &lb, Value j, Value col,
                      int64_t width, bool mayOverrun, bool onLines) {
     Value ahead = arith::AddIOp::create(lb, j, cst(lb, shape.prefetchDistance));
@@ -290,13 +285,11 @@ private:
     int64_t perLine = std::max<int64_t>(
         1, kCacheLineBytes * 8 / storageType.getIntOrFloatBitWidth());
     // One element per line the chunk touches: the chunk need not start on a
-    // line boundary, hence also its last element, unless it is a whole row
-    // and rows start on lines.
+    // line boundary, hence also its last element, unless `onLines`.
     SmallVector<int64_t> offsets;
     for (int64_t o = 0; o < width; o += perLine)
       offsets.push_back(o);
-    bool wholeLines = onLines && width == rowLength;
-    if (!wholeLines && (width - 1) % perLine != 0)
+    if (!onLines && (width - 1) % perLine != 0)
       offsets.push_back(width - 1);
     for (int64_t o : offsets) {
       Value c = o == 0 ? col : arith::AddIOp::create(lb, col, cst(lb, o));
@@ -328,7 +321,7 @@ private:
     SmallVector<Value> inits(numVectors, zero);
     bool isFloat = isa<FloatType>(accType);
 
-    // The pass over the bag's indices; `onLines`: prefetch for rows that
+    // The pass over the bag's indices; `onLines`: prefetch whole rows that
     // start on cache lines.
     auto buildPass = [&](ImplicitLocOpBuilder &pb,
                          bool onLines) -> SmallVector<Value> {
@@ -484,9 +477,9 @@ KernelShape chooseShape(RankedTensorType tableType, bool weighted,
     // x86 has 16 vector registers up to AVX2 and 32 with AVX-512. Full row
     // vectors are memory operands of the add or FMA and need no register;
     // the broadcast weight takes one, a masked tail two more (the mask and
-    // the masked load's destination). The others are
-    // accumulators. (With 16 accumulators and a weight, LLVM's allocator
-    // shuffles every register on each index: two passes are faster.) A row
+    // the masked load's destination). The others are accumulators. (With 16
+    // accumulators and a weight, LLVM's allocator shuffles every register on
+    // each index: two passes are faster.) A row
     // that does not fit takes full passes and a thinner last one: the first
     // pass waits on DRAM, which hides its arithmetic, while the later passes
     // re-read the bag's rows from the cache and cost what they compute
