@@ -2,7 +2,8 @@
 //
 // `embbag-to-llvm`: embbag ops on tensors all the way to the LLVM dialect.
 //
-//   embbag-verify-constants            reject constant operands out of range
+//   embbag-verify-constants            warn of (strict: reject) constant
+//                                      operands out of range
 //   [path=linalg: convert-embbag-to-linalg for embbag.packed]
 //   convert-embbag-to-loops            scf loops + vector accumulators
 //   canonicalize, cse
@@ -54,7 +55,9 @@ using namespace mlir;
 
 void mlir::embbag::buildEmbBagToLLVMPipeline(
     OpPassManager &pm, const EmbBagToLLVMOptions &options) {
-  pm.addPass(createEmbBagVerifyConstants());
+  EmbBagVerifyConstantsOptions verifyConstants;
+  verifyConstants.warningsOnly = !options.strictConstants;
+  pm.addPass(createEmbBagVerifyConstants(verifyConstants));
 
   if (options.path == LoweringPath::Linalg) {
     ConvertEmbBagToLinalgOptions linalg;

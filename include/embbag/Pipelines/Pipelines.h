@@ -48,6 +48,12 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       llvm::cl::desc("Distribute the bags over threads with OpenMP (link "
                      "libomp; OMP_NUM_THREADS sets the thread count)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> strictConstants{
+      *this, "strict-constants",
+      llvm::cl::desc("Constant operands that break an op's runtime contract "
+                     "are compile-time errors (default: warnings, and the "
+                     "runtime checks stop the program if the op runs)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> checks{
       *this, "checks",
       llvm::cl::desc("Check the runtime contract of every op and stop with a "
