@@ -1,6 +1,7 @@
 //===- LoweringUtils.cpp - Helpers shared by the embbag lowerings ---------===//
 
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -67,7 +68,12 @@ static std::string checkPrefix(Operation *op) {
 
 void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
                 StringRef what) {
-  cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
+  auto check =
+      cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
+  // The mark tells --convert-embbag-assert-to-llvm that this assert is one
+  // of ours; a user's cf.assert keeps its upstream lowering.
+  check->setAttr(EmbBagDialect::RuntimeCheckAttrHelper::getNameStr(),
+                 b.getUnitAttr());
 }
 
 /// Reads `type` from the 1-D `tensor` at `pos`, in bounds, unmasked.

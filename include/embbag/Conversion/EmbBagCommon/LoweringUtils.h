@@ -40,7 +40,8 @@ Value castTo(ImplicitLocOpBuilder &b, Value v, Type type);
 /// `castTo(b, v, getSignlessType(v.getType()))`.
 Value castToSignless(ImplicitLocOpBuilder &b, Value v);
 
-/// Emits `cf.assert ok` with a message naming `op`, its location and `what`.
+/// Emits `cf.assert ok` with a message naming `op`, its location and `what`,
+/// marked `embbag.runtime_check`.
 void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
                 StringRef what);
 

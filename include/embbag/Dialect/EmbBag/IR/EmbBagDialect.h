@@ -4,6 +4,8 @@
 #define EMBBAG_DIALECT_EMBBAG_IR_EMBBAGDIALECT_H
 
 #include "mlir/IR/Dialect.h"
+// The helpers of the discardable attributes inline Operation calls.
+#include "mlir/IR/Operation.h"
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagOpsDialect.h.inc"
 

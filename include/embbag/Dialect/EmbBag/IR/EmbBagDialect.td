@@ -37,6 +37,12 @@ def EmbBag_Dialect : Dialect {
     naming the op (see `--convert-embbag-to-loops` option `checks`).
   }];
   let useDefaultAttributePrinterParser = 1;
+
+  // `embbag.runtime_check` (a unit attribute) marks the `cf.assert`s that the
+  // lowerings emit for the runtime checks, so that
+  // `--convert-embbag-assert-to-llvm` rewrites those and no user assert.
+  let discardableAttrs = (ins "::mlir::UnitAttr":$runtime_check);
+  let hasOperationAttrVerify = 1;
 }
 
 class EmbBag_Op<string mnemonic, list<Trait> traits = []>
