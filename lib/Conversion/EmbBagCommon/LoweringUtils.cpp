@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 
 using namespace mlir;
 
@@ -362,6 +363,26 @@ Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
 bool isUnsignedElement(RankedTensorType type) {
   auto intType = dyn_cast<IntegerType>(type.getElementType());
   return intType && intType.isUnsigned();
+}
+
+void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
+                 const FrozenRewritePatternSet &patterns) {
+  // Collected first: a rewrite replaces its op, which must not disturb the
+  // walk. Unlike walkAndApplyPatterns, the walk also visits unreachable
+  // blocks, so no op is left behind there.
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (filter(op))
+      ops.push_back(op);
+  });
+  PatternApplicator applicator(patterns);
+  applicator.applyDefaultCostModel();
+  PatternRewriter rewriter(root->getContext());
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    // An op no pattern takes stays; the callers report what is left.
+    (void)applicator.matchAndRewrite(op, rewriter);
+  }
 }
 
 } // namespace mlir::embbag::lowering

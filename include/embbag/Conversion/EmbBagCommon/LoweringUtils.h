@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace mlir::embbag::lowering {
 
@@ -94,6 +95,12 @@ Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
 
 /// Whether `type` has an unsigned integer element type.
 bool isUnsignedElement(RankedTensorType type);
+
+/// Applies `patterns` once to each op nested in `root` for which `filter`
+/// holds, and touches nothing else: unlike the greedy driver, no other op is
+/// folded, erased or moved. Ops no pattern rewrites are left in place.
+void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
+                 const FrozenRewritePatternSet &patterns);
 
 } // namespace mlir::embbag::lowering
 
