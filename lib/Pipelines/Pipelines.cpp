@@ -27,6 +27,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -80,9 +81,17 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop whose body yields a new tensor (e.g. an embbag result) rather
+  // than one equivalent to its iter_arg gets a new buffer per iteration
+  // instead of an error; the deallocation pipeline frees them.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // The deallocation pipeline clones buffers whose ownership it cannot
+  // prove (a returned constant or argument, a buffer yielded by a loop):
+  // bufferization.clone becomes memref.alloc + memref.copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
   // Bufferization leaves linalg ops behind (tensor.splat becomes linalg.map).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
