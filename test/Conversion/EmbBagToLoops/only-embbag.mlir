@@ -40,9 +40,9 @@ func.func @unrelated(%ok: i1, %x: i32) -> i32 {
 // CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : i32
 // CHECK-NEXT:    %[[S:.*]] = arith.addi %[[C1]], %[[C2]] : i32
-// CHECK-NOT:     embbag.packed
+// CHECK-NOT:     embbag.packed sum
 // CHECK:         cf.assert %{{.*}}, "embbag.packed at {{.*}}: index out of range [0, num_emb)" {embbag.runtime_check}
-// CHECK-NOT:     embbag.packed
+// CHECK-NOT:     embbag.packed sum
 // CHECK:         %[[Y:.*]] = arith.addi %[[X]], %[[S]] : i32
 // CHECK-NEXT:    return %{{.*}}, %[[Y]] : tensor<3x2xf32>, i32
 func.func @around(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %x: i32)
@@ -53,4 +53,21 @@ func.func @around(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %x: i32)
   %r = embbag.packed sum %t[%i] : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
   %y = arith.addi %x, %s : i32
   return %r, %y : tensor<3x2xf32>, i32
+}
+
+// An op in a block without predecessors is lowered too (walkAndApplyPatterns
+// would skip the block and leave the op behind); the block stays.
+// CHECK-LABEL: func.func @unreachable(
+// CHECK:         return
+// CHECK-NEXT:  ^bb1:
+// CHECK-NOT:     embbag.packed sum
+// CHECK:         scf.for
+// CHECK-NOT:     embbag.packed sum
+// CHECK:         return
+func.func @unreachable(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) -> tensor<3x2xf32> {
+  %e = tensor.empty() : tensor<3x2xf32>
+  return %e : tensor<3x2xf32>
+^bb1:
+  %r = embbag.packed sum %t[%i] : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+  return %r : tensor<3x2xf32>
 }
