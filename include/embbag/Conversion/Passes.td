@@ -48,6 +48,9 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     whose message names the op, its location and the broken rule. Without
     `checks` no check is emitted and invalid inputs are undefined behaviour.
 
+    Only the embbag ops are rewritten: the code around them is not folded,
+    erased or moved. The checks' asserts are marked `embbag.runtime_check`.
+
     Example: `embbag-opt --convert-embbag-to-loops="vector-bits=512"`.
   }];
   let dependentDialects = [
@@ -104,6 +107,10 @@ def ConvertEmbBagToLinalg : Pass<"convert-embbag-to-linalg"> {
     (use `--convert-embbag-to-loops`), or left alone with
     `leave-unsupported`, which `--embbag-to-llvm="path=linalg"` uses before
     lowering them with the loops path.
+
+    Only `embbag.packed` ops are rewritten: the code around them is not
+    folded, erased or moved. The index check's assert is marked
+    `embbag.runtime_check`.
 
     Example:
 
