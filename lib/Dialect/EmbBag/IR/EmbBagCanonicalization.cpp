@@ -310,9 +310,11 @@ struct OffsetsToPacked : public OpRewritePattern<OffsetsOp> {
             ArrayRef<OpFoldResult>{rewriter.getIndexAttr(numBags * *bagSize)},
             ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
       auto listType = cast<RankedTensorType>(list.getType());
+      SmallVector<int64_t> shape{numBags, *bagSize};
       return tensor::ExpandShapeOp::create(
-          rewriter, loc, listType.clone({numBags, *bagSize}), list,
-          ArrayRef<ReassociationIndices>{{0, 1}});
+          rewriter, loc, listType.clone(shape), list,
+          ArrayRef<ReassociationIndices>{{0, 1}},
+          getAsIndexOpFoldResult(rewriter.getContext(), shape));
     };
     Value indices = toBags(op.getIndices());
     Value weights = toBags(op.getWeights());

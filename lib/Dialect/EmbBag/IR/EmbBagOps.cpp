@@ -247,7 +247,9 @@ static void printOptionalDefault(OpAsmPrinter &printer, Operation *op,
                                  Value value, IntegerAttr staticValue) {
   if (!value && !staticValue)
     return;
-  printer << "default(";
+  // The format suppresses the space before this directive, so that an
+  // absent clause leaves no double space.
+  printer << " default(";
   printDynamicOrStaticIndex(printer, op, value, staticValue);
   printer << ")";
 }

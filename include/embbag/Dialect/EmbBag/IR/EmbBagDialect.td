@@ -47,6 +47,13 @@ def EmbBag_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
 
+  // Canonicalization and shape reification create tensor and arith ops
+  // (tensor.cast, tensor.empty, tensor.expand_shape, arith.index_cast).
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+
   // `embbag.runtime_check` (a unit attribute) marks the `cf.assert`s that the
   // lowerings emit for the runtime checks, so that
   // `--convert-embbag-assert-to-llvm` rewrites those and no user assert.

@@ -189,7 +189,7 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
 
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `offsets` `(` $offsets `)`
-    custom<OptionalDefault>($default_index, $static_default_index)
+    `` custom<OptionalDefault>($default_index, $static_default_index)
     (`weights` `(` $weights^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
@@ -243,7 +243,7 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `segment_ids` `(` $segment_ids `)`
     `num_segments` `(` custom<DynamicOrStaticIndex>($num_segments, $static_num_segments) `)`
-    custom<OptionalDefault>($default_index, $static_default_index)
+    `` custom<OptionalDefault>($default_index, $static_default_index)
     (`weights` `(` $weights^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
