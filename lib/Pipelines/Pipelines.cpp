@@ -7,11 +7,13 @@
 //   convert-embbag-to-loops            scf loops + vector accumulators
 //   canonicalize, cse
 //   eliminate-empty-tensors            write into the caller's buffer
-//   one-shot-bufferize                 identity layouts at function boundaries
+//   one-shot-bufferize                 identity layouts at function boundaries,
+//                                      loops may yield new buffers
 //   buffer-deallocation-pipeline
+//   convert-bufferization-to-memref    the clones deallocation adds
 //   convert-linalg-to-loops            what bufferization left as linalg
 //   [parallel: scf-forall-to-parallel, convert-scf-to-openmp]
-//   convert-embbag-assert-to-llvm      checks report on stderr, then abort
+//   convert-embbag-assert-to-llvm      embbag's checks: stderr, then abort
 //   convert-vector-to-scf, lower-affine, convert-scf-to-cf
 //   expand-strided-metadata
 //   arith-expand{include-bf16}         bf16 rounding inline, not a libcall
