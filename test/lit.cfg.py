@@ -2,8 +2,11 @@
 # lit configuration of the embbag regression and integration tests.
 
 import os
+import re
+import subprocess
 
 import lit.formats
+import lit.util
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
 
@@ -52,6 +55,16 @@ tools = [
     ToolSubst("%python", config.python_executable, unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The assembly tests pin -mtriple=x86_64-unknown-linux-gnu and need llc's x86
+# backend (Debian's llc has every target; another LLVM build may not).
+llc_path = lit.util.which("llc", config.llvm_tools_dir)
+if llc_path:
+    llc_version = subprocess.run(
+        [llc_path, "--version"], capture_output=True, text=True
+    ).stdout
+    if re.search(r"^\s*x86-64\s", llc_version, re.MULTILINE):
+        config.available_features.add("x86-registered-target")
 
 # The libFuzzer target exists only in the instrumented build (utils/fuzz.sh,
 # SANITIZE=1 utils/setup.sh). Another build's suite can run its smoke test by

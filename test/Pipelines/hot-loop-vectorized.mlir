@@ -5,10 +5,12 @@
 // for tables whose rows start on cache lines, four prefetches per row; for
 // the others, a fifth one of the row's last element (at byte 252).
 
+// REQUIRES: x86-registered-target
 // RUN: embbag-opt %s --embbag-to-llvm | mlir-translate --mlir-to-llvmir \
 // RUN:   | FileCheck %s --check-prefix=LLVMIR
 // RUN: embbag-opt %s --embbag-to-llvm | mlir-translate --mlir-to-llvmir \
-// RUN:   | llc -O3 -mcpu=znver3 | FileCheck %s --check-prefix=ASM
+// RUN:   | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver3 \
+// RUN:   | FileCheck %s --check-prefix=ASM
 
 // LLVMIR-NOT: masked.gather
 // LLVMIR-LABEL: define void @packed(

@@ -1,6 +1,7 @@
 //===- LoweringUtils.cpp - Helpers shared by the embbag lowerings ---------===//
 
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 
 using namespace mlir;
 
@@ -73,7 +75,12 @@ static std::string checkPrefix(Operation *op) {
 
 void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
                 StringRef what) {
-  cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
+  auto check =
+      cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
+  // The mark tells --convert-embbag-assert-to-llvm that this assert is one
+  // of ours; a user's cf.assert keeps its upstream lowering.
+  check->setAttr(EmbBagDialect::RuntimeCheckAttrHelper::getNameStr(),
+                 b.getUnitAttr());
 }
 
 /// Reads `type` from the 1-D `tensor` at `pos`, in bounds, unmasked.
@@ -367,6 +374,26 @@ Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
 bool isUnsignedElement(RankedTensorType type) {
   auto intType = dyn_cast<IntegerType>(type.getElementType());
   return intType && intType.isUnsigned();
+}
+
+void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
+                 const FrozenRewritePatternSet &patterns) {
+  // Collected first: a rewrite replaces its op, which must not disturb the
+  // walk. Unlike walkAndApplyPatterns, the walk also visits unreachable
+  // blocks, so no op is left behind there.
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (filter(op))
+      ops.push_back(op);
+  });
+  PatternApplicator applicator(patterns);
+  applicator.applyDefaultCostModel();
+  PatternRewriter rewriter(root->getContext());
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    // An op no pattern takes stays; the callers report what is left.
+    (void)applicator.matchAndRewrite(op, rewriter);
+  }
 }
 
 } // namespace mlir::embbag::lowering

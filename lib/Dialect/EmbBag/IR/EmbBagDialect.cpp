@@ -3,6 +3,7 @@
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -40,4 +41,22 @@ void EmbBagDialect::initialize() {
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.cpp.inc"
       >();
   addInterfaces<EmbBagInlinerInterface>();
+}
+
+LogicalResult EmbBagDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() == RuntimeCheckAttrHelper::getNameStr()) {
+    // Only cf.assert: --convert-embbag-assert-to-llvm rewrites exactly the
+    // marked asserts, and a mark elsewhere would silently mean nothing.
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << attr.getName().getValue()
+                             << "' must be a unit attribute";
+    if (!isa<cf::AssertOp>(op))
+      return op->emitError() << "'" << attr.getName().getValue()
+                             << "' is only valid on 'cf.assert', not on '"
+                             << op->getName() << "'";
+    return success();
+  }
+  return op->emitError() << "unknown embbag attribute '"
+                         << attr.getName().getValue() << "'";
 }

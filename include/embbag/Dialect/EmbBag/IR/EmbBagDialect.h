@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dialect.h"
+// The helpers of the discardable attributes inline Operation calls.
+#include "mlir/IR/Operation.h"
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagOpsDialect.h.inc"
 
