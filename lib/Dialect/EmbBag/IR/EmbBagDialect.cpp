@@ -1,6 +1,7 @@
 //===- EmbBagDialect.cpp - EmbBag dialect ---------------------------------===//
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagBytecode.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
@@ -25,4 +26,5 @@ void EmbBagDialect::initialize() {
 #define GET_OP_LIST
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.cpp.inc"
       >();
+  addEmbBagBytecodeInterface(this);
 }
