@@ -11,6 +11,7 @@
 //   buffer-deallocation-pipeline
 //   convert-linalg-to-loops            what bufferization left as linalg
 //   [parallel: scf-forall-to-parallel, convert-scf-to-openmp]
+//   [status: embbag-checks-to-status   checks return a status instead]
 //   convert-embbag-assert-to-llvm      checks report on stderr, then abort
 //   convert-vector-to-scf, lower-affine, convert-scf-to-cf
 //   expand-strided-metadata
@@ -97,6 +98,10 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     pm.addPass(createCanonicalizerPass());
   }
 
+  // Status mode: the checks become an early return of a status before the
+  // abort lowering below would see them.
+  if (options.status)
+    pm.addPass(createEmbBagChecksToStatus());
   pm.addPass(createConvertEmbBagAssertToLLVM());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
