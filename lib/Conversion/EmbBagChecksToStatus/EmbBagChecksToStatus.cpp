@@ -149,13 +149,12 @@ LogicalResult EmbBagChecksToStatusPass::rewrite(func::FuncOp func) {
     Block *fail = b.createBlock(&body, body.end());
     for (Value buffer : live)
       memref::DeallocOp::create(b, loc, buffer);
-    Value status =
-        arith::ConstantIntOp::create(b, loc, kContractViolation, 32);
+    Value status = arith::ConstantIntOp::create(b, loc, kContractViolation, 32);
     func::ReturnOp::create(b, loc, status);
 
     b.setInsertionPointToEnd(before);
-    cf::CondBranchOp::create(b, loc, check.getArg(), after, ValueRange{},
-                             fail, ValueRange{});
+    cf::CondBranchOp::create(b, loc, check.getArg(), after, ValueRange{}, fail,
+                             ValueRange{});
     check.erase();
   }
   return success();
@@ -194,8 +193,8 @@ void EmbBagChecksToStatusPass::runOnOperation() {
   // The rewritten functions changed their results; calls to them inside the
   // module would no longer match.
   module.walk([&](func::CallOp call) {
-    Operation *callee = SymbolTable::lookupNearestSymbolFrom(
-        call, call.getCalleeAttr());
+    Operation *callee =
+        SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
     if (callee && rewritten.contains(callee)) {
       call.emitError() << "status mode: @" << call.getCallee()
                        << " returns a status now; call it from outside the "
