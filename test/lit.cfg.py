@@ -89,15 +89,16 @@ if not sanitized and os.path.exists(config.cmake_make_program):
     config.available_features.add("embbag-install")
 
 # A C compiler with AddressSanitizer for the programs that call AOT
-# libraries: clang-22 (apt: clang-22 libclang-rt-22-dev), else gcc's
-# libasan.
+# libraries: clang-22 (apt: clang-22 libclang-rt-22-dev, which
+# utils/setup.sh installs for the sanitizer build), whose runtime matches
+# the LLVM 22 instrumentation embbag-aot --sanitize-address adds.
 import shutil
 import subprocess
 
 cc = shutil.which("cc") or "cc"
 config.substitutions.append(("%host_cc", cc))
 asan_cc = None
-for candidate in [os.path.join(config.llvm_tools_dir, "clang"), cc]:
+for candidate in [os.path.join(config.llvm_tools_dir, "clang")]:
     if not os.path.exists(candidate):
         continue
     probe = subprocess.run(
