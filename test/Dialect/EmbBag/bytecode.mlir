@@ -1,29 +1,38 @@
-// Bytecode carries the embbag dialect version (1), so that files written
-// today can be read, and upgraded, by a later embbag that changes the ops.
+// Bytecode carries the embbag dialect version (2), so that a later embbag
+// can tell which form of the ops a file holds.
 //
-// The writer records version 1 (varint 1 = byte 03) for embbag:
+// The writer records version 2 (varint 2 = byte 05) for embbag:
 // RUN: embbag-opt %s --emit-bytecode -o %t.mlirbc
 // RUN: %python %S/Inputs/dialect_versions.py %t.mlirbc | FileCheck %s --check-prefix=WRITTEN
-// WRITTEN: embbag: version 03
+// WRITTEN: embbag: version 05
 //
 // What it wrote reads back:
 // RUN: embbag-opt %t.mlirbc | FileCheck %s
 //
-// Checked-in files: one written by embbag-opt --emit-bytecode with dialect
-// version 1 (this file's function), and one written before the dialect was
-// versioned; both load.
-// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v1.mlirbc | FileCheck %s --check-prefix=WRITTEN
-// RUN: embbag-opt %S/Inputs/embbag-v1.mlirbc | FileCheck %s
+// A checked-in file of version 2 (this file, embbag-opt --emit-bytecode)
+// loads:
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v2.mlirbc | FileCheck %s --check-prefix=WRITTEN
+// RUN: embbag-opt %S/Inputs/embbag-v2.mlirbc | FileCheck %s
+//
+// Version 1 files predate the static default/num_segments forms, which
+// changed the ops' properties: they are refused with a diagnostic instead
+// of being decoded wrongly. (Unversioned files, written before versioning,
+// cannot be told apart and fail while decoding their properties.)
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v1-old-properties.mlirbc | FileCheck %s --check-prefix=V1
+// V1: embbag: version 03
+// RUN: not embbag-opt %S/Inputs/embbag-v1-old-properties.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED1
+// REFUSED1: error: embbag dialect bytecode version 1 is not supported (this build reads versions 2 to 2)
 // RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/unversioned.mlirbc | FileCheck %s --check-prefix=OLD
 // OLD: embbag: unversioned
-// RUN: embbag-opt %S/Inputs/unversioned.mlirbc | FileCheck %s
+// RUN: not embbag-opt %S/Inputs/unversioned.mlirbc 2>&1 | FileCheck %s --check-prefix=UNVERSIONED
+// UNVERSIONED: error:
 //
 // A file from a newer embbag (written by a build with version 7) is refused
 // rather than read with today's meaning of the ops:
 // RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v7-future.mlirbc | FileCheck %s --check-prefix=FUTURE
 // FUTURE: embbag: version 0f
 // RUN: not embbag-opt %S/Inputs/embbag-v7-future.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: error: embbag dialect bytecode version 7 is not supported (this build reads versions 1 to 1)
+// REFUSED: error: embbag dialect bytecode version 7 is not supported (this build reads versions 2 to 2)
 
 // CHECK-LABEL: func.func @bags(
 // CHECK:         embbag.packed sum %{{.*}}[%{{.*}}] weights(%{{.*}}) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>

@@ -8,9 +8,13 @@
 // form), so only the version is written here.
 //
 // Versions:
-//   (none)  files written before the dialect was versioned; read as version 1
-//   1       embbag.packed, embbag.offsets, embbag.segments as documented in
-//           docs/EmbBag/EmbBagOps.md
+//   (none)  files written before the dialect was versioned
+//   1       the first versioned ops
+//   2       the static default(N) / num_segments(N) forms: the ops' properties
+//           changed, so files of version 1 or none are not readable (their
+//           properties are decoded positionally); version 1 is refused with
+//           a diagnostic, an unversioned file fails in property decoding
+//   (docs/EmbBag/EmbBagOps.md documents the ops)
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,10 +49,11 @@ struct EmbBagBytecodeInterface : public BytecodeDialectInterface {
       return nullptr;
     // A newer writer may have changed what the ops mean; reading its file as
     // if it were ours would silently compute something else.
-    if (version == 0 || version > kEmbBagBytecodeVersion) {
+    if (version < kEmbBagBytecodeMinVersion ||
+        version > kEmbBagBytecodeVersion) {
       reader.emitError() << "embbag dialect bytecode version " << version
                          << " is not supported (this build reads versions "
-                            "1 to "
+                         << kEmbBagBytecodeMinVersion << " to "
                          << kEmbBagBytecodeVersion << ")";
       return nullptr;
     }
@@ -58,8 +63,9 @@ struct EmbBagBytecodeInterface : public BytecodeDialectInterface {
   LogicalResult
   upgradeFromVersion(Operation *topLevelOp,
                      const DialectVersion &version) const override {
-    // Version 1 is the only one so far: nothing to rewrite. A version 2 that
-    // changes an op adds the rewrite of version-1 forms here.
+    // Every readable version is the current one so far: nothing to rewrite.
+    // A version that changes what an op means (not how its properties are
+    // stored) rewrites the older form here.
     (void)static_cast<const EmbBagDialectVersion &>(version);
     return success();
   }
