@@ -75,3 +75,56 @@ embbag_fuzz = lit_config.params.get(
 if os.path.exists(embbag_fuzz):
     config.available_features.add("embbag-fuzz")
     config.substitutions.append(("%embbag_fuzz", embbag_fuzz))
+
+# The ways in as a library: the C API test (its source is the test), the
+# mlir-opt plugin, the installed package and the AOT compiler.
+config.suffixes.append(".c")
+llvm_config.add_tool_substitutions(
+    ["embbag-aot", "embbag-capi-test", "llvm-readelf", "llvm-nm"], tool_dirs
+)
+config.substitutions.append(
+    ("%stock_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt"))
+)
+config.substitutions.append(("%embbag_build", config.embbag_obj_root))
+config.substitutions.append(("%embbag_lib_dir", config.embbag_lib_dir))
+config.substitutions.append(("%llvm_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%ninja", config.cmake_make_program))
+
+# A sanitized build's libraries cannot be loaded into Debian's mlir-opt
+# (no sanitizer runtime there) nor linked into an uninstrumented consumer.
+sanitized = bool(config.embbag_sanitizers.strip())
+plugin = os.path.join(config.embbag_lib_dir, "EmbBagPlugin.so")
+if os.path.exists(plugin) and not sanitized:
+    config.available_features.add("embbag-plugin")
+    config.substitutions.append(("%embbag_plugin", plugin))
+if not sanitized and os.path.exists(config.cmake_make_program):
+    config.available_features.add("embbag-install")
+
+# A C compiler with AddressSanitizer for the programs that call AOT
+# libraries: clang-22 (apt: clang-22 libclang-rt-22-dev, which
+# utils/setup.sh installs for the sanitizer build), whose runtime matches
+# the LLVM 22 instrumentation embbag-aot --sanitize-address adds.
+import shutil
+import subprocess
+
+cc = shutil.which("cc") or "cc"
+config.substitutions.append(("%host_cc", cc))
+asan_cc = None
+for candidate in [os.path.join(config.llvm_tools_dir, "clang")]:
+    if not os.path.exists(candidate):
+        continue
+    probe = subprocess.run(
+        [candidate, "-fsanitize=address", "-x", "c", "-", "-o", os.devnull],
+        input=b"int main(void) { return 0; }\n",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    if probe.returncode == 0:
+        asan_cc = candidate
+        break
+if asan_cc:
+    config.available_features.add("asan")
+    config.substitutions.append(
+        ("%asan_cc", asan_cc + " -fsanitize=address -fno-omit-frame-pointer -g")
+    )

@@ -14,6 +14,7 @@
 //   convert-bufferization-to-memref    the clones deallocation adds
 //   convert-linalg-to-loops            what bufferization left as linalg
 //   [parallel: scf-forall-to-parallel, convert-scf-to-openmp]
+//   [status: embbag-checks-to-status   checks return a status instead]
 //   convert-embbag-assert-to-llvm      embbag's checks: stderr, then abort
 //   convert-vector-to-scf, lower-affine, convert-scf-to-cf
 //   expand-strided-metadata
@@ -111,6 +112,10 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     pm.addPass(createCanonicalizerPass());
   }
 
+  // Status mode: the checks become an early return of a status before the
+  // abort lowering below would see them.
+  if (options.status)
+    pm.addPass(createEmbBagChecksToStatus());
   pm.addPass(createConvertEmbBagAssertToLLVM());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());

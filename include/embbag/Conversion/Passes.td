@@ -163,4 +163,34 @@ def ConvertEmbBagAssertToLLVM : Pass<"convert-embbag-assert-to-llvm",
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def EmbBagChecksToStatus : Pass<"embbag-checks-to-status",
+                                "::mlir::ModuleOp"> {
+  let summary = "Report broken runtime contracts as an i32 status instead "
+                "of aborting";
+  let description = [{
+    For kernels that a serving process calls: every public `func.func`
+    gets one `i32` result, 0 when every runtime check of the embbag ops
+    passed, 1 when one failed, in which case the function returns at that
+    check without running what follows it (no row of the table is read for
+    an out-of-range index). The checks are the `cf.assert` ops that the
+    embbag lowerings emit (marked with the discardable attribute
+    `embbag.runtime_check`, or with a message naming an embbag op); other
+    asserts are left alone. Heap buffers allocated before a failing check
+    are freed on the way out.
+
+    Runs on buffers, after bufferization and the deallocation pipeline and
+    before `convert-embbag-assert-to-llvm`; `--embbag-to-llvm="status=1"`
+    places it there. Lowers `scf` to `cf` in the functions it rewrites, so
+    that a check can leave the function from inside a loop. Public
+    functions must not return values (write results into out-arguments,
+    e.g. with `bufferization.materialize_in_destination`), and checks
+    inside OpenMP regions (`parallel=1`) cannot return a status: both are
+    errors.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // EMBBAG_CONVERSION_PASSES_TD

@@ -59,6 +59,12 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       llvm::cl::desc("Check the runtime contract of every op and stop with a "
                      "message on stderr when it is broken (default on)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> status{
+      *this, "status",
+      llvm::cl::desc("Report a broken runtime contract as a non-zero i32 "
+                     "result of every public function instead of aborting "
+                     "(needs checks; see embbag-checks-to-status)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the whole lowering from a module of func.func on tensors holding

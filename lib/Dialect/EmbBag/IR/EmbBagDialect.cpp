@@ -1,6 +1,7 @@
 //===- EmbBagDialect.cpp - EmbBag dialect ---------------------------------===//
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagBytecode.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -41,6 +42,7 @@ void EmbBagDialect::initialize() {
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.cpp.inc"
       >();
   addInterfaces<EmbBagInlinerInterface>();
+  addEmbBagBytecodeInterface(this);
 }
 
 LogicalResult EmbBagDialect::verifyOperationAttribute(Operation *op,
