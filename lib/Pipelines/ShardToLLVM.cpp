@@ -345,6 +345,14 @@ struct LowerShardCollectivesPass
 // MPI set-up and conversion
 //===----------------------------------------------------------------------===//
 
+/// The DLTI entry naming MPICH as the MPI implementation.
+static Attribute mpichMap(MLIRContext *ctx) {
+  Builder b(ctx);
+  return MapAttr::get(
+      ctx, {DataLayoutEntryAttr::get(b.getStringAttr("MPI:Implementation"),
+                                     b.getStringAttr("MPICH"))});
+}
+
 struct InsertMPIInitFinalizePass
     : public PassWrapper<InsertMPIInitFinalizePass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InsertMPIInitFinalizePass)
@@ -364,16 +372,10 @@ struct InsertMPIInitFinalizePass
     ModuleOp module = getOperation();
     // The MPI lowering asks DLTI which implementation to call and picks
     // MPICH after an error message when nothing says so.
-    if (!module->hasAttr(DLTIDialect::kMapAttrName)) {
-      Builder b(&getContext());
-      module->setAttr(
-          DLTIDialect::kMapAttrName,
-          MapAttr::get(&getContext(), {DataLayoutEntryAttr::get(
-                                          b.getStringAttr("MPI:Implementation"),
-                                          b.getStringAttr("MPICH"))}));
-    }
+    if (!module->hasAttr(DLTIDialect::kMapAttrName))
+      module->setAttr(DLTIDialect::kMapAttrName, mpichMap(&getContext()));
     // Nothing refers to the grids after convert-shard-to-mpi, and a grid
-    // left in the module stops mlir-translate.
+    // left in the module stops mlir-translate and mlir-runner.
     for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
       grid.erase();
     auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -434,7 +436,11 @@ struct ConvertMPIToLLVMPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // mlir-runner does not load DLTI: drop the entry the pipeline added.
+    if (getOperation()->getAttr(DLTIDialect::kMapAttrName) ==
+        mpichMap(&getContext()))
+      getOperation()->removeAttr(DLTIDialect::kMapAttrName);
   }
 };
 
