@@ -23,6 +23,12 @@ Value toIndex(ImplicitLocOpBuilder &b, Value v) {
   return arith::IndexCastOp::create(b, b.getIndexType(), v);
 }
 
+Value toIndex(ImplicitLocOpBuilder &b, OpFoldResult v) {
+  if (auto attr = dyn_cast<Attribute>(v))
+    return cst(b, cast<IntegerAttr>(attr).getInt());
+  return toIndex(b, cast<Value>(v));
+}
+
 Value extractIndex(ImplicitLocOpBuilder &b, Value tensor, ValueRange pos) {
   return toIndex(b, tensor::ExtractOp::create(b, tensor, pos));
 }
@@ -339,14 +345,19 @@ Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
   if (isa<FloatType>(element))
     return arith::DivFOp::create(
         b, acc, splat(arith::UIToFPOp::create(b, element, divisor)));
-  // The wrapped sum divided by the true count, in 64 bits.
-  Type wideType = vectorType ? Type(vectorType.clone(b.getI64Type()))
-                             : Type(b.getI64Type());
-  bool narrow = element.getIntOrFloatBitWidth() < 64;
+  // The wrapped sum divided by the true count, in at least 64 bits (the
+  // count of an i8 bag may exceed 127; an i128 sum keeps its width).
+  unsigned width = element.getIntOrFloatBitWidth();
+  Type wideElement = b.getIntegerType(std::max(width, 64u));
+  Type wideType =
+      vectorType ? Type(vectorType.clone(wideElement)) : wideElement;
+  bool narrow = width < 64;
   Value wide = acc;
   if (narrow)
     wide = isUnsigned ? arith::ExtUIOp::create(b, wideType, acc).getResult()
                       : arith::ExtSIOp::create(b, wideType, acc).getResult();
+  if (width > 64)
+    divisor = arith::ExtUIOp::create(b, wideElement, divisor);
   Value d = splat(divisor);
   Value q = isUnsigned ? arith::DivUIOp::create(b, wide, d).getResult()
                        : arith::DivSIOp::create(b, wide, d).getResult();

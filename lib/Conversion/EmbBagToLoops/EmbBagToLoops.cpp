@@ -455,6 +455,11 @@ KernelShape chooseShape(RankedTensorType tableType, bool weighted,
                          : element.getIntOrFloatBitWidth();
   KernelShape shape;
   shape.lanes = std::max<int64_t>(1, options.vectorBits / accBits);
+  // LLVM packs the elements of a vector of i4, i6, i12, i24, ... bit by bit
+  // in memory, while a memref gives each element whole bytes: such tables
+  // are read one element at a time.
+  if (!llvm::isPowerOf2_32(accBits) || accBits < 8)
+    shape.lanes = 1;
   int64_t row = 1;
   for (int64_t d : tableType.getShape().drop_front())
     row = ShapedType::isDynamic(d) || ShapedType::isDynamic(row)
@@ -566,8 +571,8 @@ LogicalResult BagOpLowering<OffsetsOp>::normalize(ImplicitLocOpBuilder &b,
                                                   BagProblem &p) const {
   p.indices = op.getIndices();
   p.weights = op.getWeights();
-  if (op.getDefaultIndex())
-    p.defaultIndex = toIndex(b, op.getDefaultIndex());
+  if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
+    p.defaultIndex = toIndex(b, *d);
   Value offsets = op.getOffsets();
   Value numBags = p.numBags = dim(b, offsets, 0);
   Value numIndices = dim(b, p.indices, 0);
@@ -612,9 +617,9 @@ LogicalResult BagOpLowering<SegmentsOp>::normalize(ImplicitLocOpBuilder &b,
   Value indices = op.getIndices();
   Value weights = op.getWeights();
   Value ids = op.getSegmentIds();
-  if (op.getDefaultIndex())
-    p.defaultIndex = toIndex(b, op.getDefaultIndex());
-  Value numSegments = toIndex(b, op.getNumSegments());
+  if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
+    p.defaultIndex = toIndex(b, *d);
+  Value numSegments = toIndex(b, op.getMixedNumSegments());
   Value numIndices = dim(b, indices, 0);
   p.indices = indices;
   p.weights = weights;
@@ -623,6 +628,14 @@ LogicalResult BagOpLowering<SegmentsOp>::normalize(ImplicitLocOpBuilder &b,
                arith::CmpIOp::create(b, arith::CmpIPredicate::sge, numSegments,
                                      cst(b, 0)),
                "num_segments must be non-negative");
+    // The result type may give the batch statically; num_segments must
+    // agree with it.
+    int64_t staticBatch = op.getResultType().getDimSize(0);
+    if (!ShapedType::isDynamic(staticBatch))
+      emitAssert(b, op,
+                 arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                       numSegments, cst(b, staticBatch)),
+                 "num_segments must equal the result's static batch size");
     checkAllBelow(b, op, ids, cst(b, 0), numIndices, numSegments,
                   "segment id out of range [0, num_segments)");
     checkIndices(b, p.op, p.table, p.indices, cst(b, 0), numIndices);

@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Value.h"
 
 namespace mlir::embbag::lowering {
@@ -20,6 +21,9 @@ Value cst(ImplicitLocOpBuilder &b, int64_t v);
 
 /// `index_cast` of an i32/i64 value to index.
 Value toIndex(ImplicitLocOpBuilder &b, Value v);
+
+/// A static attribute or an SSA integer as an `index` value.
+Value toIndex(ImplicitLocOpBuilder &b, OpFoldResult v);
 
 /// Extracts the i32/i64 element at `pos` of `tensor` as an index.
 Value extractIndex(ImplicitLocOpBuilder &b, Value tensor, ValueRange pos);

@@ -4,6 +4,7 @@
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -16,6 +17,19 @@ using namespace mlir::embbag;
 #define GET_ATTRDEF_CLASSES
 #include "embbag/Dialect/EmbBag/IR/EmbBagAttrs.cpp.inc"
 
+namespace {
+/// The embbag ops are value-semantic and have no regions: inlining a call
+/// into a function that holds them, or them into a caller, changes nothing
+/// about what they compute.
+struct EmbBagInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void EmbBagDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
@@ -25,4 +39,5 @@ void EmbBagDialect::initialize() {
 #define GET_OP_LIST
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.cpp.inc"
       >();
+  addInterfaces<EmbBagInlinerInterface>();
 }

@@ -71,11 +71,32 @@ LogicalResult checkIndices(Operation *op, Value indices,
   return success();
 }
 
+/// Reports a constant or static default index that is neither -1 nor a row
+/// of the table.
+template <typename OpTy> LogicalResult checkDefault(OpTy op) {
+  std::optional<OpFoldResult> mixed = op.getMixedDefaultIndex();
+  std::optional<int64_t> d = mixed ? getConstantIntValue(*mixed) : std::nullopt;
+  if (!d)
+    return success();
+  if (*d < -1)
+    return op.emitOpError()
+           << "default index must be >= -1 (-1 means no default), but got "
+           << *d;
+  int64_t numEmb = op.getTableType().getDimSize(0);
+  if (!ShapedType::isDynamic(numEmb) && *d >= numEmb)
+    return op.emitOpError() << "default index " << *d
+                            << " is out of range for a table of " << numEmb
+                            << " rows";
+  return success();
+}
+
 LogicalResult checkOp(PackedOp op) {
   return checkIndices(op, op.getIndices(), op.getTableType());
 }
 
 LogicalResult checkOp(OffsetsOp op) {
+  if (failed(checkDefault(op)))
+    return failure();
   std::optional<SmallVector<int64_t>> offsets =
       getConstantValues(op.getOffsets());
   if (!offsets)
@@ -102,11 +123,20 @@ LogicalResult checkOp(OffsetsOp op) {
 }
 
 LogicalResult checkOp(SegmentsOp op) {
-  if (failed(checkIndices(op, op.getIndices(), op.getTableType())))
+  if (failed(checkDefault(op)) ||
+      failed(checkIndices(op, op.getIndices(), op.getTableType())))
     return failure();
   int64_t numSegments = op.getResultType().getDimSize(0);
-  if (std::optional<int64_t> n = getConstantIntValue(op.getNumSegments()))
+  if (std::optional<int64_t> n = getConstantIntValue(op.getMixedNumSegments())) {
+    if (*n < 0)
+      return op.emitOpError()
+             << "num_segments must be non-negative, but got " << *n;
+    if (!ShapedType::isDynamic(numSegments) && *n != numSegments)
+      return op.emitOpError()
+             << "num_segments is " << *n << " but the result has "
+             << numSegments << " rows";
     numSegments = *n;
+  }
   std::optional<SmallVector<int64_t>> ids =
       getConstantValues(op.getSegmentIds());
   if (!ids || ShapedType::isDynamic(numSegments))

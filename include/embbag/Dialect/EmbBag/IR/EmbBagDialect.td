@@ -37,6 +37,12 @@ def EmbBag_Dialect : Dialect {
     naming the op (see `--convert-embbag-to-loops` option `checks`).
   }];
   let useDefaultAttributePrinterParser = 1;
+  // Canonicalization and shape reification create tensor and arith ops
+  // (tensor.cast, tensor.empty, tensor.expand_shape, arith.index_cast).
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
 }
 
 class EmbBag_Op<string mnemonic, list<Trait> traits = []>
