@@ -40,8 +40,10 @@ using shard::Sharding;
 namespace {
 
 /// The operands of any of the three ops, by role; absent ones are null.
+/// `num_segments` and `default` may be static attributes instead.
 struct BagOperands {
   Value table, indices, bags, numSegments, defaultIndex, weights;
+  IntegerAttr staticNumSegments, staticDefault;
 };
 
 /// Which loop of the op is split over the grid.
@@ -68,8 +70,24 @@ static BagOperands getBagOperands(Operation *op) {
 
 static BagOperands mapBagOperands(const BagOperands &o, IRMapping &map) {
   auto get = [&](Value v) { return v ? map.lookupOrDefault(v) : v; };
-  return {get(o.table),       get(o.indices),      get(o.bags),
-          get(o.numSegments), get(o.defaultIndex), get(o.weights)};
+  return {get(o.table),        get(o.indices),      get(o.bags),
+          get(o.numSegments),  get(o.defaultIndex), get(o.weights),
+          o.staticNumSegments, o.staticDefault};
+}
+
+/// The static `num_segments` and `default` as constants of T_IND, so that
+/// the partitioning computes with them like with SSA operands.
+static void materializeStatics(OpBuilder &b, Location loc, BagOperands &o) {
+  Type indexType = getElementTypeOrSelf(o.indices.getType());
+  auto materialize = [&](IntegerAttr &attr, Value &value) {
+    if (!attr)
+      return;
+    value = arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(indexType, attr.getInt()));
+    attr = nullptr;
+  };
+  materialize(o.staticNumSegments, o.numSegments);
+  materialize(o.staticDefault, o.defaultIndex);
 }
 
 /// Creates an op of the kind of `like` on `o`, with the result type inferred.
@@ -82,11 +100,12 @@ static Value createBagOp(OpBuilder &b, Location loc, Operation *like,
       })
       .Case([&](OffsetsOp) {
         return OffsetsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                 o.defaultIndex, o.weights);
+                                 o.defaultIndex, o.staticDefault, o.weights);
       })
       .Case([&](SegmentsOp) {
         return SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                  o.numSegments, o.defaultIndex, o.weights);
+                                  o.numSegments, o.staticNumSegments,
+                                  o.defaultIndex, o.staticDefault, o.weights);
       });
 }
 
@@ -407,6 +426,7 @@ static Value divideByBagSize(OpBuilder &b, Location loc, Operation *op,
         return {constantOf(nb, nloc, indexType, 0)};
       })[0];
   ones.defaultIndex = ones.weights = Value();
+  ones.staticDefault = nullptr;
   Value counts = createBagOp(b, loc, op, Reduction::sum, ones);
 
   int64_t rank = sumType.getRank();
@@ -690,6 +710,7 @@ struct BagShardingModel
     IRMapping operands;
     operands.map(op->getOperands(), partitionedOperands);
     BagOperands local = mapBagOperands(getBagOperands(op), operands);
+    materializeStatics(b, op->getLoc(), local);
     FlatSymbolRefAttr gridName =
         table ? table.getGridAttr() : result.getGridAttr();
     shard::GridOp grid = shard::getGrid(op, gridName, symbolTable);
