@@ -42,6 +42,26 @@ config.substitutions.append(
     )
 )
 
+# MPICH, for the sharded programs of --embbag-shard-to-llvm: each rank writes
+# its output to its own file (%t.rank0, %t.rank1) so that the ranks' lines
+# do not interleave.
+import shutil
+
+mpirun = shutil.which("mpirun.mpich")
+libmpich = "/usr/lib/x86_64-linux-gnu/libmpich.so"
+if mpirun and os.path.exists(libmpich):
+    config.available_features.add("mpich")
+    config.substitutions.append(
+        (
+            "%mpirun_2",
+            mpirun
+            + " -np 2 -outfile-pattern %t.rank%r mlir-runner -e main"
+            + " -entry-point-result=void -shared-libs="
+            + runner_libs
+            + ","
+            + libmpich,
+        )
+    )
 
 tool_dirs = [config.embbag_tools_dir, config.llvm_tools_dir]
 tools = [

@@ -75,6 +75,17 @@ void buildEmbBagToLLVMPipeline(OpPassManager &pm,
 /// Registers `embbag-to-llvm` with the global pipeline registry.
 void registerEmbBagToLLVMPipeline();
 
+/// Adds `embbag-shard-to-llvm`: the functions of a module annotated with the
+/// shard dialect are sharded (propagation, partition), their collectives
+/// lowered to MPI, MPI initialised and finalised in `@main`, then the whole
+/// module goes down to the LLVM dialect as with buildEmbBagToLLVMPipeline
+/// (docs/Sharding.md).
+void buildEmbBagShardToLLVMPipeline(OpPassManager &pm,
+                                    const EmbBagToLLVMOptions &options);
+
+/// Registers `embbag-shard-to-llvm` with the global pipeline registry.
+void registerEmbBagShardToLLVMPipeline();
+
 } // namespace embbag
 } // namespace mlir
 
