@@ -381,13 +381,27 @@ static Value inRange(OpBuilder &b, Location loc, Value v, Value lo, Value hi) {
 // Row split
 //===----------------------------------------------------------------------===//
 
+/// The number of rows of the whole table split on dim 0 by `sharding`.
+static Value getGlobalRows(OpBuilder &b, Location loc, shard::GridOp grid,
+                           const Sharding &sharding, Value localRows) {
+  ArrayRef<int64_t> offsets = sharding.getStaticShardedDimsOffsets();
+  if (!offsets.empty())
+    return arith::ConstantIndexOp::create(b, loc, offsets.back());
+  Value processes =
+      shard::GridShapeOp::create(b, loc, grid, axesOf(sharding, 0))
+          .getResult()[0];
+  return arith::MulIOp::create(b, loc, processes, localRows);
+}
+
 /// Rebases the indices owned by this process (in [lo, hi)) and points the
-/// others at local row 0 with weight 0: the bag structure, hence which bags
-/// are empty, stays that of the whole op.
-static std::pair<Value, Value> maskForeignRows(OpBuilder &b, Location loc,
-                                               const BagOperands &o,
-                                               Type elementType, Value lo,
-                                               Value hi) {
+/// others of the table (in [0, rows)) at local row 0 with weight 0: the bag
+/// structure, hence which bags are empty, stays that of the whole op. An
+/// index outside the whole table stays outside the local one once rebased
+/// (below 0, or at least hi - lo), so the local op's runtime check stops
+/// the program as the one-process op's would.
+static std::pair<Value, Value>
+maskForeignRows(OpBuilder &b, Location loc, const BagOperands &o,
+                Type elementType, Value lo, Value hi, Value rows) {
   SmallVector<Value> inputs{o.indices};
   if (o.weights)
     inputs.push_back(o.weights);
@@ -397,10 +411,13 @@ static std::pair<Value, Value> maskForeignRows(OpBuilder &b, Location loc,
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
         Value owned = inRange(nb, nloc, args[0], lo, hi);
         Value zeroIndex = constantOf(nb, nloc, indexType, 0);
+        Value inTable = inRange(nb, nloc, args[0], zeroIndex, rows);
         Value weight =
             o.weights ? args[1] : constantOf(nb, nloc, elementType, 1);
         Value rebased = arith::SubIOp::create(nb, nloc, args[0], lo);
-        return {arith::SelectOp::create(nb, nloc, owned, rebased, zeroIndex),
+        Value foreign = arith::SelectOp::create(nb, nloc, inTable, zeroIndex,
+                                                rebased);
+        return {arith::SelectOp::create(nb, nloc, owned, rebased, foreign),
                 arith::SelectOp::create(nb, nloc, owned, weight,
                                         constantOf(nb, nloc, elementType, 0))};
       });
@@ -489,15 +506,26 @@ static FailureOr<Value> partitionRows(OpBuilder &b, Operation *op,
       b, loc, arith::AddIOp::create(b, loc, bounds->offset, bounds->size),
       indexType);
 
+  Value globalRows = castIndex(
+      b, loc, getGlobalRows(b, loc, grid, tableSharding, rows), indexType);
+
   BagOperands part = local;
   std::tie(part.indices, part.weights) =
-      maskForeignRows(b, loc, local, elementType, lo, hi);
+      maskForeignRows(b, loc, local, elementType, lo, hi, globalRows);
   if (local.defaultIndex) {
-    // Only the owner of the default row contributes it; -1 elsewhere.
-    Value rebased = arith::SubIOp::create(b, loc, local.defaultIndex, lo);
+    // Only the owner of the default row contributes it; -1 (none) on the
+    // others. -1 stays -1; a default outside the whole table stays outside
+    // the local one once rebased, for the local runtime check.
+    Value d = local.defaultIndex;
+    Value minusOne = constantOf(b, loc, indexType, -1);
+    Value rebased = arith::SubIOp::create(b, loc, d, lo);
+    Value valid = arith::OrIOp::create(
+        b, loc,
+        inRange(b, loc, d, constantOf(b, loc, indexType, 0), globalRows),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, minusOne));
+    Value foreign = arith::SelectOp::create(b, loc, valid, minusOne, rebased);
     part.defaultIndex = arith::SelectOp::create(
-        b, loc, inRange(b, loc, local.defaultIndex, lo, hi), rebased,
-        constantOf(b, loc, indexType, -1));
+        b, loc, inRange(b, loc, d, lo, hi), rebased, foreign);
   }
   // A mean is a sum until every process's part is in.
   Value partial = createBagOp(b, loc, op, Reduction::sum, part);
@@ -560,7 +588,9 @@ static Value partitionOffsetsBags(OpBuilder &b, Location loc, Operation *op,
 }
 
 /// embbag.segments on segments [lo, lo + size): the others' ids go to one
-/// extra segment, which is dropped.
+/// extra segment, which is dropped. An id outside [0, num_segments) becomes
+/// -1, so that the local op's runtime check stops the program as the
+/// one-process op's would.
 static Value partitionSegmentBags(OpBuilder &b, Location loc, Operation *op,
                                   const BagOperands &local,
                                   const ShardBounds &bounds) {
@@ -573,8 +603,12 @@ static Value partitionSegmentBags(OpBuilder &b, Location loc, Operation *op,
       b, loc, local.bags, indexType,
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
         Value rebased = arith::SubIOp::create(nb, nloc, args[0], lo);
+        Value valid = inRange(nb, nloc, args[0], constantOf(nb, nloc, indexType, 0),
+                              local.numSegments);
+        Value foreign = arith::SelectOp::create(
+            nb, nloc, valid, size, constantOf(nb, nloc, indexType, -1));
         return {arith::SelectOp::create(
-            nb, nloc, inRange(nb, nloc, args[0], lo, hi), rebased, size)};
+            nb, nloc, inRange(nb, nloc, args[0], lo, hi), rebased, foreign)};
       })[0];
   part.numSegments =
       arith::AddIOp::create(b, loc, size, constantOf(b, loc, indexType, 1));
