@@ -19,6 +19,8 @@
 
 #include "embbag/Dialect/EmbBag/IR/ShardingInterfaceImpl.h"
 
+#include "BagOpUtils.h"
+
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,86 +36,16 @@
 
 using namespace mlir;
 using namespace mlir::embbag;
+using namespace mlir::embbag::bagops;
 using shard::GridAxis;
 using shard::Sharding;
 
 namespace {
 
-/// The operands of any of the three ops, by role; absent ones are null.
-/// `num_segments` and `default` may be static attributes instead.
-struct BagOperands {
-  Value table, indices, bags, numSegments, defaultIndex, weights;
-  IntegerAttr staticNumSegments, staticDefault;
-};
-
 /// Which loop of the op is split over the grid.
 enum class Split { None, Row, Column, Bag };
 
 } // namespace
-
-static BagOperands getBagOperands(Operation *op) {
-  return TypeSwitch<Operation *, BagOperands>(op)
-      .Case([](PackedOp o) {
-        return BagOperands{o.getTable(), o.getIndices(), {}, {},
-                           {},           o.getWeights()};
-      })
-      .Case([](OffsetsOp o) {
-        return BagOperands{o.getTable(), o.getIndices(),      o.getOffsets(),
-                           {},           o.getDefaultIndex(), o.getWeights()};
-      })
-      .Case([](SegmentsOp o) {
-        return BagOperands{o.getTable(),        o.getIndices(),
-                           o.getSegmentIds(),   o.getNumSegments(),
-                           o.getDefaultIndex(), o.getWeights()};
-      });
-}
-
-static BagOperands mapBagOperands(const BagOperands &o, IRMapping &map) {
-  auto get = [&](Value v) { return v ? map.lookupOrDefault(v) : v; };
-  return {get(o.table),        get(o.indices),      get(o.bags),
-          get(o.numSegments),  get(o.defaultIndex), get(o.weights),
-          o.staticNumSegments, o.staticDefault};
-}
-
-/// The static `num_segments` and `default` as constants of T_IND, so that
-/// the partitioning computes with them like with SSA operands.
-static void materializeStatics(OpBuilder &b, Location loc, BagOperands &o) {
-  Type indexType = getElementTypeOrSelf(o.indices.getType());
-  auto materialize = [&](IntegerAttr &attr, Value &value) {
-    if (!attr)
-      return;
-    value = arith::ConstantOp::create(
-        b, loc, b.getIntegerAttr(indexType, attr.getInt()));
-    attr = nullptr;
-  };
-  materialize(o.staticNumSegments, o.numSegments);
-  materialize(o.staticDefault, o.defaultIndex);
-}
-
-/// Creates an op of the kind of `like` on `o`, with the result type inferred.
-static Value createBagOp(OpBuilder &b, Location loc, Operation *like,
-                         Reduction reduction, const BagOperands &o) {
-  return TypeSwitch<Operation *, Value>(like)
-      .Case([&](PackedOp) {
-        return PackedOp::create(b, loc, reduction, o.table, o.indices,
-                                o.weights);
-      })
-      .Case([&](OffsetsOp) {
-        return OffsetsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                 o.defaultIndex, o.staticDefault, o.weights);
-      })
-      .Case([&](SegmentsOp) {
-        return SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                  o.numSegments, o.staticNumSegments,
-                                  o.defaultIndex, o.staticDefault, o.weights);
-      });
-}
-
-static Reduction getReduction(Operation *op) {
-  return TypeSwitch<Operation *, Reduction>(op)
-      .Case<PackedOp, OffsetsOp, SegmentsOp>(
-          [](auto o) { return o.getReduction(); });
-}
 
 static int64_t getTableRank(Operation *op) {
   return cast<RankedTensorType>(getBagOperands(op).table.getType()).getRank();
@@ -331,52 +263,6 @@ FailureOr<ShardBounds> mlir::embbag::getShardBounds(OpBuilder &b, Location loc,
   return ShardBounds{lo, arith::SubIOp::create(b, loc, hi, lo)};
 }
 
-static Value castIndex(OpBuilder &b, Location loc, Value v, Type type) {
-  if (v.getType() == type)
-    return v;
-  return arith::IndexCastOp::create(b, loc, type, v);
-}
-
-static Value constantOf(OpBuilder &b, Location loc, Type type, double value) {
-  if (isa<FloatType>(type))
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
-  return arith::ConstantOp::create(b, loc,
-                                   b.getIntegerAttr(type, (int64_t)value));
-}
-
-/// An elementwise map over `inputs` (all of the shape of `inputs[0]`) giving
-/// one tensor per type in `elementTypes`.
-static SmallVector<Value> mapElementwise(
-    OpBuilder &b, Location loc, ValueRange inputs, TypeRange elementTypes,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
-  auto shape = cast<RankedTensorType>(inputs[0].getType());
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, inputs[0]);
-  SmallVector<Value> inits;
-  SmallVector<Type> types;
-  for (Type type : elementTypes) {
-    inits.push_back(tensor::EmptyOp::create(b, loc, sizes, type));
-    types.push_back(shape.clone(type));
-  }
-  SmallVector<AffineMap> maps(
-      inputs.size() + inits.size(),
-      AffineMap::getMultiDimIdentityMap(shape.getRank(), b.getContext()));
-  SmallVector<utils::IteratorType> iterators(shape.getRank(),
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, types, inputs, inits, maps, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc,
-                                body(nb, nloc, args.take_front(inputs.size())));
-      });
-  return generic.getResults();
-}
-
-static Value inRange(OpBuilder &b, Location loc, Value v, Value lo, Value hi) {
-  Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, lo);
-  Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, hi);
-  return arith::AndIOp::create(b, loc, ge, lt);
-}
-
 //===----------------------------------------------------------------------===//
 // Row split
 //===----------------------------------------------------------------------===//
@@ -541,18 +427,6 @@ static FailureOr<Value> partitionRows(OpBuilder &b, Operation *op,
 // Bag split
 //===----------------------------------------------------------------------===//
 
-static Value sliceDim0(OpBuilder &b, Location loc, Value tensor, Value offset,
-                       Value size) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  offsets[0] = getAsOpFoldResult(offset);
-  sizes[0] = getAsOpFoldResult(size);
-  return tensor::ExtractSliceOp::create(b, loc, tensor, offsets, sizes,
-                                        strides);
-}
-
 /// embbag.offsets on bags [lo, lo + size): the local offsets stay absolute,
 /// so the indices are cut at the first index of the next process's bags.
 static Value partitionOffsetsBags(OpBuilder &b, Location loc, Operation *op,
@@ -594,27 +468,9 @@ static Value partitionOffsetsBags(OpBuilder &b, Location loc, Operation *op,
 static Value partitionSegmentBags(OpBuilder &b, Location loc, Operation *op,
                                   const BagOperands &local,
                                   const ShardBounds &bounds) {
-  Type indexType = local.numSegments.getType();
-  Value lo = castIndex(b, loc, bounds.offset, indexType);
-  Value size = castIndex(b, loc, bounds.size, indexType);
-  Value hi = arith::AddIOp::create(b, loc, lo, size);
-  BagOperands part = local;
-  part.bags = mapElementwise(
-      b, loc, local.bags, indexType,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
-        Value rebased = arith::SubIOp::create(nb, nloc, args[0], lo);
-        Value valid = inRange(nb, nloc, args[0], constantOf(nb, nloc, indexType, 0),
-                              local.numSegments);
-        Value foreign = arith::SelectOp::create(
-            nb, nloc, valid, size, constantOf(nb, nloc, indexType, -1));
-        return {arith::SelectOp::create(
-            nb, nloc, inRange(nb, nloc, args[0], lo, hi), rebased, foreign)};
-      })[0];
-  part.numSegments =
-      arith::AddIOp::create(b, loc, size, constantOf(b, loc, indexType, 1));
-  Value all = createBagOp(b, loc, op, getReduction(op), part);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  return sliceDim0(b, loc, all, zero, bounds.size);
+  Value all =
+      createSegmentsOnRange(b, loc, op, local, bounds.offset, bounds.size);
+  return sliceDim0(b, loc, all, b.getIndexAttr(0), bounds.size);
 }
 
 static FailureOr<Value> partitionBags(OpBuilder &b, Operation *op,
