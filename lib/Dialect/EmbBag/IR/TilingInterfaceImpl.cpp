@@ -137,11 +137,29 @@ static Value tileBags(OpBuilder &b, Location loc, Operation *op, BagOperands o,
   return createSegmentsOnRange(b, loc, op, o, first, count);
 }
 
+/// Whether `a` and `b` are the same size. The loop bounds and this model's
+/// own sizes are computed apart (reifyResultShapes), so besides equal
+/// constants and values this knows the ops that compute them.
+static bool isSameSize(OpFoldResult a, OpFoldResult b) {
+  if (isEqualConstantIntOrValue(a, b))
+    return true;
+  auto va = dyn_cast<Value>(a), vb = dyn_cast<Value>(b);
+  if (!va || !vb)
+    return false;
+  if (auto da = va.getDefiningOp<tensor::DimOp>())
+    if (auto db = vb.getDefiningOp<tensor::DimOp>())
+      return da.getSource() == db.getSource() && da.getConstantIndex() &&
+             da.getConstantIndex() == db.getConstantIndex();
+  if (auto ca = va.getDefiningOp<arith::IndexCastOp>())
+    if (auto cb = vb.getDefiningOp<arith::IndexCastOp>())
+      return ca.getIn() == cb.getIn();
+  return false;
+}
+
 /// Whether the tile's bags are all the bags, so that only columns are cut.
 static bool coversAllBags(OpFoldResult offset, OpFoldResult size,
                           OpFoldResult batch) {
-  return isConstantIntValue(offset, 0) &&
-         isEqualConstantIntOrValue(size, batch);
+  return isConstantIntValue(offset, 0) && isSameSize(size, batch);
 }
 
 /// `value` with the static sizes among `sizes`: the loops insert the tile at
@@ -158,22 +176,37 @@ static Value castToTileSizes(OpBuilder &b, Location loc, Value value,
   return tensor::CastOp::create(b, loc, expected, value);
 }
 
+/// Whether the tile's columns are all the columns of the table.
+static bool coversAllColumns(ArrayRef<OpFoldResult> offsets,
+                             ArrayRef<OpFoldResult> sizes,
+                             ArrayRef<OpFoldResult> columns) {
+  for (auto [offset, size, column] : llvm::zip_equal(offsets, sizes, columns))
+    if (!isConstantIntValue(offset, 0) || !isSameSize(size, column))
+      return false;
+  return true;
+}
+
 static FailureOr<TilingResult> tileBagOp(OpBuilder &b, Operation *op,
                                          ArrayRef<OpFoldResult> offsets,
                                          ArrayRef<OpFoldResult> sizes) {
   Location loc = op->getLoc();
   BagOperands o = getBagOperands(op);
-  o.table =
-      sliceColumns(b, loc, o.table, offsets.drop_front(), sizes.drop_front());
-  bool allBags = coversAllBags(offsets[0], sizes[0], getLoopSizes(b, op)[0]);
+  SmallVector<OpFoldResult> loopSizes = getLoopSizes(b, op);
+  SmallVector<Operation *> slices;
+  if (!coversAllColumns(offsets.drop_front(), sizes.drop_front(),
+                        ArrayRef(loopSizes).drop_front())) {
+    o.table =
+        sliceColumns(b, loc, o.table, offsets.drop_front(), sizes.drop_front());
+    slices.push_back(o.table.getDefiningOp());
+  }
+  bool allBags = coversAllBags(offsets[0], sizes[0], loopSizes[0]);
   Value tiled = allBags ? createBagOp(b, loc, op, getReduction(op), o)
                         : tileBags(b, loc, op, o, offsets[0], sizes[0]);
   Value tile = tiled;
   if (isa<SegmentsOp>(op) && !allBags)
     tile = sliceDim0(b, loc, tiled, b.getIndexAttr(0), sizes[0]);
   tile = castToTileSizes(b, loc, tile, sizes);
-  return TilingResult{
-      {tiled.getDefiningOp()}, {tile}, {o.table.getDefiningOp()}};
+  return TilingResult{{tiled.getDefiningOp()}, {tile}, slices};
 }
 
 namespace {
