@@ -17,8 +17,9 @@
 // RUN:   --transform-preload-library=transform-library-paths=%S/Inputs/tile-forall.mlir \
 // RUN:   --transform-interpreter --embbag-to-llvm | %mlir_runner | FileCheck %s
 //
-// The tiles run on OpenMP threads in test/Examples/transform-tile-and-lower.mlir
-// (tiles lowered to sequential loops first: see docs/EmbBag/Bufferization.md).
+// Tiles of embbag.offsets run on OpenMP threads in
+// test/Examples/transform-tile-and-lower.mlir; tiled embbag.segments does
+// not yet (docs/EmbBag/Bufferization.md, known limits).
 
 // The tiled programs really are tiled: a loop nest per op (two scf.for or
 // one 2-d scf.forall).
