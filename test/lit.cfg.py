@@ -62,3 +62,17 @@ embbag_fuzz = lit_config.params.get(
 if os.path.exists(embbag_fuzz):
     config.available_features.add("embbag-fuzz")
     config.substitutions.append(("%embbag_fuzz", embbag_fuzz))
+
+# The code generators llc was built with ("x86-registered-target", ...), for
+# tests that read the assembly of one target.
+import subprocess
+
+try:
+    llc_version = subprocess.run(
+        [os.path.join(config.llvm_tools_dir, "llc"), "--version"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    if " x86-64 " in llc_version:
+        config.available_features.add("x86-registered-target")
+except (OSError, subprocess.CalledProcessError):
+    pass
