@@ -18,7 +18,7 @@ import sys
 
 ROWS_1M = 1_000_000
 
-# name: (rows, dim, batch, bag length) -- DESIGN of the benchmark: README.md.
+# name: (rows, dim, batch, bag length) -- the design of the benchmark: README.md.
 CONFIGS = {
     "c1": (ROWS_1M, 64, 2048, 32),
     "c2": (ROWS_1M, 128, 1024, 64),

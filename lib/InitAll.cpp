@@ -4,6 +4,7 @@
 
 #include "embbag/Conversion/Passes.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
+#include "embbag/Dialect/EmbBag/IR/ShardingInterfaceImpl.h"
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h"
 #include "embbag/Pipelines/Pipelines.h"
 
@@ -11,6 +12,7 @@
 
 void mlir::embbag::registerAllEmbBagDialects(DialectRegistry &registry) {
   registry.insert<EmbBagDialect>();
+  registerShardingInterfaceExternalModels(registry);
 }
 
 void mlir::embbag::registerAllEmbBagPasses() {
@@ -20,4 +22,5 @@ void mlir::embbag::registerAllEmbBagPasses() {
 
 void mlir::embbag::registerAllEmbBagPipelines() {
   registerEmbBagToLLVMPipeline();
+  registerEmbBagShardToLLVMPipeline();
 }

@@ -2,8 +2,11 @@
 # lit configuration of the embbag regression and integration tests.
 
 import os
+import re
+import subprocess
 
 import lit.formats
+import lit.util
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
 
@@ -39,6 +42,26 @@ config.substitutions.append(
     )
 )
 
+# MPICH, for the sharded programs of --embbag-shard-to-llvm: each rank writes
+# its output to its own file (%t.rank0, %t.rank1) so that the ranks' lines
+# do not interleave.
+import shutil
+
+mpirun = shutil.which("mpirun.mpich")
+libmpich = "/usr/lib/x86_64-linux-gnu/libmpich.so"
+if mpirun and os.path.exists(libmpich):
+    config.available_features.add("mpich")
+    config.substitutions.append(
+        (
+            "%mpirun_2",
+            mpirun
+            + " -np 2 -outfile-pattern %t.rank%r mlir-runner -e main"
+            + " -entry-point-result=void -shared-libs="
+            + runner_libs
+            + ","
+            + libmpich,
+        )
+    )
 
 tool_dirs = [config.embbag_tools_dir, config.llvm_tools_dir]
 tools = [
@@ -53,6 +76,16 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# The assembly tests pin -mtriple=x86_64-unknown-linux-gnu and need llc's x86
+# backend (Debian's llc has every target; another LLVM build may not).
+llc_path = lit.util.which("llc", config.llvm_tools_dir)
+if llc_path:
+    llc_version = subprocess.run(
+        [llc_path, "--version"], capture_output=True, text=True
+    ).stdout
+    if re.search(r"^\s*x86-64\s", llc_version, re.MULTILINE):
+        config.available_features.add("x86-registered-target")
+
 # The libFuzzer target exists only in the instrumented build (utils/fuzz.sh,
 # SANITIZE=1 utils/setup.sh). Another build's suite can run its smoke test by
 # naming it: lit --param embbag_fuzz=build-san/bin/embbag-fuzz.
@@ -63,16 +96,55 @@ if os.path.exists(embbag_fuzz):
     config.available_features.add("embbag-fuzz")
     config.substitutions.append(("%embbag_fuzz", embbag_fuzz))
 
-# The code generators llc was built with ("x86-registered-target", ...), for
-# tests that read the assembly of one target.
+# The ways in as a library: the C API test (its source is the test), the
+# mlir-opt plugin, the installed package and the AOT compiler.
+config.suffixes.append(".c")
+llvm_config.add_tool_substitutions(
+    ["embbag-aot", "embbag-capi-test", "llvm-readelf", "llvm-nm"], tool_dirs
+)
+config.substitutions.append(
+    ("%stock_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt"))
+)
+config.substitutions.append(("%embbag_build", config.embbag_obj_root))
+config.substitutions.append(("%embbag_lib_dir", config.embbag_lib_dir))
+config.substitutions.append(("%llvm_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%ninja", config.cmake_make_program))
+
+# A sanitized build's libraries cannot be loaded into Debian's mlir-opt
+# (no sanitizer runtime there) nor linked into an uninstrumented consumer.
+sanitized = bool(config.embbag_sanitizers.strip())
+plugin = os.path.join(config.embbag_lib_dir, "EmbBagPlugin.so")
+if os.path.exists(plugin) and not sanitized:
+    config.available_features.add("embbag-plugin")
+    config.substitutions.append(("%embbag_plugin", plugin))
+if not sanitized and os.path.exists(config.cmake_make_program):
+    config.available_features.add("embbag-install")
+
+# A C compiler with AddressSanitizer for the programs that call AOT
+# libraries: clang-22 (apt: clang-22 libclang-rt-22-dev, which
+# utils/setup.sh installs for the sanitizer build), whose runtime matches
+# the LLVM 22 instrumentation embbag-aot --sanitize-address adds.
+import shutil
 import subprocess
 
-try:
-    llc_version = subprocess.run(
-        [os.path.join(config.llvm_tools_dir, "llc"), "--version"],
-        capture_output=True, text=True, check=True,
-    ).stdout
-    if " x86-64 " in llc_version:
-        config.available_features.add("x86-registered-target")
-except (OSError, subprocess.CalledProcessError):
-    pass
+cc = shutil.which("cc") or "cc"
+config.substitutions.append(("%host_cc", cc))
+asan_cc = None
+for candidate in [os.path.join(config.llvm_tools_dir, "clang")]:
+    if not os.path.exists(candidate):
+        continue
+    probe = subprocess.run(
+        [candidate, "-fsanitize=address", "-x", "c", "-", "-o", os.devnull],
+        input=b"int main(void) { return 0; }\n",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    if probe.returncode == 0:
+        asan_cc = candidate
+        break
+if asan_cc:
+    config.available_features.add("asan")
+    config.substitutions.append(
+        ("%asan_cc", asan_cc + " -fsanitize=address -fno-omit-frame-pointer -g")
+    )

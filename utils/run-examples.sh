@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job: set-up (utils/setup.sh), then compile every shipped example
 # (examples/**/*.mlir) with `embbag-opt --embbag-to-llvm` and execute it with
-# mlir-runner, printing its results.
+# mlir-runner, printing its results. Examples holding a shard.grid
+# (examples/shard) go through --embbag-shard-to-llvm and run on 2 MPI ranks
+# (mpirun.mpich), each rank's lines prefixed with its rank.
 #
 #   utils/run-examples.sh                  # all examples
 #   utils/run-examples.sh examples/dlrm    # the examples under a folder
@@ -19,12 +21,23 @@ PIPELINE="${EMBBAG_PIPELINE:-embbag-to-llvm}"
 
 # libomp: for kernels lowered with parallel=1 (unused otherwise).
 runner_libs="$LLVM_PREFIX/lib/libmlir_runner_utils.so,$LLVM_PREFIX/lib/libmlir_c_runner_utils.so,$LLVM_PREFIX/lib/libomp.so"
+libmpich=/usr/lib/x86_64-linux-gnu/libmpich.so
 roots=("$@")
 ((${#roots[@]})) || roots=("$ROOT/examples")
 
 status=0
 while IFS= read -r example; do
   echo "== ${example#"$ROOT"/}"
+  if grep -q 'shard.grid' "$example"; then
+    if ! "$BUILD_DIR/bin/embbag-opt" "$example" --embbag-shard-to-llvm >"$BUILD_DIR/sharded-example.mlir" ||
+      ! mpirun.mpich -np 2 -prepend-rank "$LLVM_PREFIX/bin/mlir-runner" -e main \
+        -entry-point-result=void -shared-libs="$runner_libs,$libmpich" \
+        "$BUILD_DIR/sharded-example.mlir" | grep -v 'Unranked Memref'; then
+      echo "!! failed: $example"
+      status=1
+    fi
+    continue
+  fi
   if ! "$BUILD_DIR/bin/embbag-opt" "$example" --pass-pipeline="builtin.module($PIPELINE)" |
     "$LLVM_PREFIX/bin/mlir-runner" -e main -entry-point-result=void \
       -shared-libs="$runner_libs" | grep -v '^Unranked Memref'; then

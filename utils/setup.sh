@@ -23,6 +23,7 @@ PACKAGES=(
   cmake ninja-build g++ python3 python3-numpy
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libomp-22-dev
+  mpich libmpich-dev
 )
 if [ "$SANITIZE" = 1 ]; then
   PACKAGES+=(clang-22 libclang-rt-22-dev libfuzzer-22-dev)

@@ -1,6 +1,7 @@
 // EmbeddingBagOffsets-15, Example 1: reduction sum, per_sample_weights given,
 // default_index 0 fills the empty second bag with row 0 of the table.
-// Spec: shared/spec/004_17c261f3b4583893.txt
+// Spec: OpenVINO opset, EmbeddingBagOffsets-15 (docs/EmbBag/EmbBagOps.md,
+// embbag.offsets).
 //
 // Expected output: [[-1.05, -1.2], [-0.2, -0.6], [-0.1, 0.4]]
 

@@ -1,6 +1,7 @@
 // EmbeddingBagOffsets-15, Example 2: reduction sum, per_sample_weights given,
 // default_index -1 fills the empty second bag with zeros.
-// Spec: shared/spec/004_17c261f3b4583893.txt
+// Spec: OpenVINO opset, EmbeddingBagOffsets-15 (docs/EmbBag/EmbBagOps.md,
+// embbag.offsets).
 //
 // Expected output: [[-0.48, -0.66], [0, 0], [2.8, -3.7]]
 

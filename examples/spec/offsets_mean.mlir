@@ -1,6 +1,7 @@
 // EmbeddingBagOffsets-15, Example 3: reduction mean, no default_index and no
 // per_sample_weights; the empty second bag is filled with zeros.
-// Spec: shared/spec/004_17c261f3b4583893.txt
+// Spec: OpenVINO opset, EmbeddingBagOffsets-15 (docs/EmbBag/EmbBagOps.md,
+// embbag.offsets).
 //
 // Expected output: [[-1.05, -1.2], [0, 0], [-0.1, 0.4]]
 

@@ -1,7 +1,8 @@
 // EmbeddingBagOffsetsSum-3 (EmbeddingBagOffsets with reduction sum), Example 1:
 // per_sample_weights given, default_index 0 fills the empty second bag with
 // row 0 of the table. Indices of type i64 (T_IND is int32 or int64).
-// Spec: shared/spec/002_c1e3be105f670249.txt (Japanese)
+// Spec: OpenVINO opset, EmbeddingBagOffsetsSum-3 (docs/EmbBag/EmbBagOps.md,
+// embbag.offsets).
 //
 // Expected output: [[-1.05, -1.2], [-0.2, -0.6], [-0.1, 0.4]]
 

@@ -2,7 +2,8 @@
 // (mislabelled EmbeddingBagOffsets in the spec): per_sample_weights 0.5
 // everywhere, default_index -1 fills the empty second bag with zeros.
 // Indices of type i64 (T_IND is int32 or int64).
-// Spec: shared/spec/002_c1e3be105f670249.txt (Japanese)
+// Spec: OpenVINO opset, EmbeddingBagOffsetsSum-3 (docs/EmbBag/EmbBagOps.md,
+// embbag.offsets).
 //
 // Expected output: [[-1.05, -1.2], [0, 0], [-0.1, 0.4]]
 

@@ -1,6 +1,6 @@
 // EmbeddingBagPacked-15, Example 2: reduction sum with per_sample_weights.
-// Spec: shared/spec/000_4f4f57ef8f2ca328.txt (and 001_4a132119de86e156.txt,
-// the same text in reStructuredText).
+// Spec: OpenVINO opset, EmbeddingBagPacked-15 (docs/EmbBag/EmbBagOps.md,
+// embbag.packed).
 //
 // Expected output: [[-1.05, -1.2], [-1.36, -1.38], [-2.8, 3.7]]
 

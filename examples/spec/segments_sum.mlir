@@ -1,6 +1,7 @@
 // EmbeddingSegmentsSum-3: segment_ids [0, 0, 2, 2] leave the second segment
 // empty; default_index 0 fills it with row 0 of the table.
-// Spec: shared/spec/003_daaa99b391b29eee.txt
+// Spec: OpenVINO opset, EmbeddingSegmentsSum-3 (docs/EmbBag/EmbBagOps.md,
+// embbag.segments).
 //
 // Expected output: [[-1.05, -1.2], [-0.2, -0.6], [-0.1, 0.4]]
 

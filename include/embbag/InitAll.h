@@ -13,14 +13,16 @@ class DialectRegistry;
 
 namespace embbag {
 
-/// Adds the embbag dialect to `registry`.
+/// Adds the embbag dialect to `registry`, with the shard dialect's
+/// ShardingInterface on its ops.
 void registerAllEmbBagDialects(DialectRegistry &registry);
 
 /// Registers every embbag pass (transforms and conversions) with the global
 /// pass registry, so that they can be named on a command line.
 void registerAllEmbBagPasses();
 
-/// Registers the embbag pass pipelines (`embbag-to-llvm`).
+/// Registers the embbag pass pipelines (`embbag-to-llvm`,
+/// `embbag-shard-to-llvm`).
 void registerAllEmbBagPipelines();
 
 } // namespace embbag

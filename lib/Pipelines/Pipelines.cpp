@@ -2,16 +2,20 @@
 //
 // `embbag-to-llvm`: embbag ops on tensors all the way to the LLVM dialect.
 //
-//   embbag-verify-constants            reject constant operands out of range
+//   embbag-verify-constants            warn of (strict: reject) constant
+//                                      operands out of range
 //   [path=linalg: convert-embbag-to-linalg for embbag.packed]
 //   convert-embbag-to-loops            scf loops + vector accumulators
 //   canonicalize, cse
 //   eliminate-empty-tensors            write into the caller's buffer
-//   one-shot-bufferize                 identity layouts at function boundaries
+//   one-shot-bufferize                 identity layouts at function boundaries,
+//                                      loops may yield new buffers
 //   buffer-deallocation-pipeline
+//   convert-bufferization-to-memref    the clones deallocation adds
 //   convert-linalg-to-loops            what bufferization left as linalg
 //   [parallel: scf-forall-to-parallel, convert-scf-to-openmp]
-//   convert-embbag-assert-to-llvm      checks report on stderr, then abort
+//   [status: embbag-checks-to-status   checks return a status instead]
+//   convert-embbag-assert-to-llvm      embbag's checks: stderr, then abort
 //   convert-vector-to-scf, lower-affine, convert-scf-to-cf
 //   expand-strided-metadata
 //   arith-expand{include-bf16}         bf16 rounding inline, not a libcall
@@ -27,6 +31,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -54,7 +59,9 @@ using namespace mlir;
 
 void mlir::embbag::buildEmbBagToLLVMPipeline(
     OpPassManager &pm, const EmbBagToLLVMOptions &options) {
-  pm.addPass(createEmbBagVerifyConstants());
+  EmbBagVerifyConstantsOptions verifyConstants;
+  verifyConstants.warningsOnly = !options.strictConstants;
+  pm.addPass(createEmbBagVerifyConstants(verifyConstants));
 
   if (options.path == LoweringPath::Linalg) {
     ConvertEmbBagToLinalgOptions linalg;
@@ -81,9 +88,17 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop whose body yields a new tensor (e.g. an embbag result) rather
+  // than one equivalent to its iter_arg gets a new buffer per iteration
+  // instead of an error; the deallocation pipeline frees them.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // The deallocation pipeline clones buffers whose ownership it cannot
+  // prove (a returned constant or argument, a buffer yielded by a loop):
+  // bufferization.clone becomes memref.alloc + memref.copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
   // Bufferization leaves linalg ops behind (tensor.splat becomes linalg.map).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
@@ -98,6 +113,10 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     pm.addPass(createCanonicalizerPass());
   }
 
+  // Status mode: the checks become an early return of a status before the
+  // abort lowering below would see them.
+  if (options.status)
+    pm.addPass(createEmbBagChecksToStatus());
   pm.addPass(createConvertEmbBagAssertToLLVM());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());

@@ -8,7 +8,7 @@
 // RUN: embbag-opt %embbag_src_root/examples/spec/offsets_sum3_example2.mlir --embbag-verify-constants | FileCheck %s --check-prefix=OFFSETS-SUM3-EXAMPLE2
 // RUN: embbag-opt %embbag_src_root/examples/spec/segments_sum.mlir --embbag-verify-constants | FileCheck %s --check-prefix=SEGMENTS-SUM
 
-// Every worked example of the specifications in shared/spec/ is an .mlir file
+// Every worked example of the OpenVINO specifications of the ops is an .mlir file
 // in examples/spec/ (executed by the integration tests). Here each one must
 // parse, verify, pass --embbag-verify-constants, and print its embbag op with
 // the spec's inputs.

@@ -4,8 +4,9 @@
 // (arith-expand include-bf16), so the kernel calls nothing but the checks'
 // write/abort and the result's malloc.
 
+// REQUIRES: x86-registered-target
 // RUN: embbag-opt %s --embbag-to-llvm | mlir-translate --mlir-to-llvmir \
-// RUN:   | llc -O3 -mcpu=znver3 | FileCheck %s
+// RUN:   | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver3 | FileCheck %s
 
 // CHECK-LABEL: offsets_bf16:
 // CHECK-NOT:     call{{.*}}__truncsfbf2

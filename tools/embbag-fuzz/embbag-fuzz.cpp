@@ -10,7 +10,11 @@
 //
 // Every input gets a fresh MLIRContext, so a crash reproduces from the one
 // input that caused it. The pipeline options (path, checks, vector width)
-// are picked from a hash of the input, so that the corpus covers all of them.
+// are picked from a hash of the input, so that the corpus covers all of them;
+// so are the upstream passes that users run before embbag's (--inline,
+// --canonicalize, --cse, --loop-invariant-code-motion), which hand the
+// embbag passes IR in the shapes that composition produces: inlined,
+// folded, canonicalized into the static forms, hoisted out of loops.
 //
 // Build and run: utils/fuzz.sh (see docs/Testing.md).
 //
@@ -30,6 +34,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -49,7 +54,7 @@ static bool isPipelineInput(ModuleOp module) {
   WalkResult result = module->walk([](Operation *op) {
     StringRef ns = op->getName().getDialectNamespace();
     if (ns == "builtin" || ns == "func" || ns == "arith" || ns == "tensor" ||
-        ns == "bufferization" || ns == "embbag")
+        ns == "bufferization" || ns == "scf" || ns == "embbag")
       return WalkResult::advance();
     return WalkResult::interrupt();
   });
@@ -147,6 +152,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.unroll = 1 + (hash >> 10) % 3;
 
   PassManager pm(&context);
+  // Upstream passes a user may run first, each on or off by its own bit.
+  if (hash & (1u << 12))
+    pm.addPass(createInlinerPass());
+  if (hash & (1u << 13))
+    pm.addPass(createCanonicalizerPass());
+  if (hash & (1u << 14))
+    pm.addPass(createCSEPass());
+  if (hash & (1u << 15))
+    pm.addPass(createLoopInvariantCodeMotionPass());
   embbag::buildEmbBagToLLVMPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 0;

@@ -3,7 +3,7 @@
 A case is a dict (see `generate`) holding the op, its attributes and its input
 values; `emit_module` turns it into an upstream-style integration test: a
 `func.func @main()` that builds the inputs with `arith.constant dense<...>`,
-runs the embbag op (in the syntax of DESIGN.md section 3) and prints the result
+runs the embbag op (in the syntax of docs/EmbBag/EmbBagOps.md) and prints the result
 with `printMemref*` of the MLIR runner utils.
 
 Placement of the op:
@@ -532,7 +532,7 @@ def _operands(case):
 
 
 def _op_text(case, names, types, result_type):
-    """The embbag op, DESIGN.md section 3 syntax."""
+    """The embbag op, docs/EmbBag/EmbBagOps.md syntax."""
     op = case["op"]
     parts = ["embbag.%s %s %%%s[%%%s]" % (op, case["reduction"], names["table"],
                                            names["indices"])]

@@ -1,6 +1,6 @@
-"""Independent NumPy reference of the embbag ops (DESIGN.md section 3).
+"""Independent NumPy reference of the embbag ops (docs/EmbBag/EmbBagOps.md).
 
-Written from DESIGN.md section 3 and the OpenVINO specifications only; it shares
+Written from docs/EmbBag/EmbBagOps.md and the OpenVINO specifications only; it shares
 no code with the compiler. Three entry points compute an op's result:
 
     packed(reduction, etype, table, indices, weights=None)
@@ -23,7 +23,7 @@ Values:
   values of T.
 - `default` is None (absent), -1 (the same as absent) or a row index.
 
-Semantics (DESIGN.md section 3):
+Semantics (docs/EmbBag/EmbBagOps.md):
 - result shape [batch] + table.shape[1:]; batch = indices.shape[0] (packed),
   len(offsets) (offsets), num_segments (segments);
 - an empty bag / segment takes the row table[default] (unweighted, undivided,
@@ -154,7 +154,7 @@ def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
                         num_segments=None, default=None):
     """The runtime checks that the inputs fail, as a list of (check, detail).
 
-    Checks (DESIGN.md section 3, 'invalid runtime values' / 'what is checked'):
+    Checks (docs/EmbBag/EmbBagOps.md, 'invalid runtime values' / 'what is checked'):
       'index'          an index that a bag reads is outside [0, num_emb)
                        (offsets: only indices[offsets[0]:] are read);
       'default'        default given, != -1 and outside [0, num_emb)
@@ -350,7 +350,7 @@ def compute(op, reduction, etype, table, indices, offsets_=None,
 
 # ---------------------------------------------------------------------------
 # Self test: the worked examples of the specifications and hand-checked edge
-# cases of DESIGN.md section 3. Run `python3 reference.py`.
+# cases of docs/EmbBag/EmbBagOps.md. Run `python3 reference.py`.
 # ---------------------------------------------------------------------------
 
 

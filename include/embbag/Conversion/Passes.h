@@ -4,6 +4,7 @@
 #define EMBBAG_CONVERSION_PASSES_H
 
 #include "embbag/Conversion/EmbBagAssertToLLVM/EmbBagAssertToLLVM.h"
+#include "embbag/Conversion/EmbBagChecksToStatus/EmbBagChecksToStatus.h"
 #include "embbag/Conversion/EmbBagToLinalg/EmbBagToLinalg.h"
 #include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
 

@@ -48,6 +48,9 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     whose message names the op, its location and the broken rule. Without
     `checks` no check is emitted and invalid inputs are undefined behaviour.
 
+    Only the embbag ops are rewritten: the code around them is not folded,
+    erased or moved. The checks' asserts are marked `embbag.runtime_check`.
+
     Example: `embbag-opt --convert-embbag-to-loops="vector-bits=512"`.
   }];
   let dependentDialects = [
@@ -114,6 +117,10 @@ def ConvertEmbBagToLinalg : Pass<"convert-embbag-to-linalg"> {
     `leave-unsupported`, which `--embbag-to-llvm="path=linalg"` uses before
     lowering them with the loops path.
 
+    Only `embbag.packed` ops are rewritten: the code around them is not
+    folded, erased or moved. The index check's assert is marked
+    `embbag.runtime_check`.
+
     Example:
 
     ```mlir
@@ -148,18 +155,51 @@ def ConvertEmbBagToLinalg : Pass<"convert-embbag-to-linalg"> {
 
 def ConvertEmbBagAssertToLLVM : Pass<"convert-embbag-assert-to-llvm",
                                      "::mlir::ModuleOp"> {
-  let summary = "Lower cf.assert to a message on stderr and abort()";
+  let summary = "Lower embbag's runtime checks to a message on stderr and "
+                "abort()";
   let description = [{
     Upstream's `cf.assert` lowering prints its message with `puts` to stdout,
     which is buffered: when the program then aborts, a message going to a
-    pipe is lost. This pass rewrites every `cf.assert` into a branch to a
-    block that writes the message and a newline to file descriptor 2 with
-    `write` (unbuffered) and calls `abort`, so the message survives
-    redirection. Run it before `convert-cf-to-llvm`; `--embbag-to-llvm`
-    does.
+    pipe is lost. This pass rewrites each `cf.assert` marked
+    `embbag.runtime_check` (the runtime checks that `--convert-embbag-to-loops`
+    and `--convert-embbag-to-linalg` emit) into an `scf.if` that writes the
+    message and a newline to file descriptor 2 with `write` (unbuffered) and
+    calls `abort`, so the message survives redirection. Any other
+    `cf.assert` is left alone for `convert-cf-to-llvm`. Run it before
+    `convert-cf-to-llvm`; `--embbag-to-llvm` does.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::cf::ControlFlowDialect"];
+}
+
+def EmbBagChecksToStatus : Pass<"embbag-checks-to-status",
+                                "::mlir::ModuleOp"> {
+  let summary = "Report broken runtime contracts as an i32 status instead "
+                "of aborting";
+  let description = [{
+    For kernels that a serving process calls: every public `func.func`
+    gets one `i32` result, 0 when every runtime check of the embbag ops
+    passed, 1 when one failed, in which case the function returns at that
+    check without running what follows it (no row of the table is read for
+    an out-of-range index). The checks are the `cf.assert` ops that the
+    embbag lowerings emit (marked with the discardable attribute
+    `embbag.runtime_check`, or with a message naming an embbag op); other
+    asserts are left alone. Heap buffers allocated before a failing check
+    are freed on the way out.
+
+    Runs on buffers, after bufferization and the deallocation pipeline and
+    before `convert-embbag-assert-to-llvm`; `--embbag-to-llvm="status=1"`
+    places it there. Lowers `scf` to `cf` in the functions it rewrites, so
+    that a check can leave the function from inside a loop. Public
+    functions must not return values (write results into out-arguments,
+    e.g. with `bufferization.materialize_in_destination`), and checks
+    inside OpenMP regions (`parallel=1`) cannot return a status: both are
+    errors.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // EMBBAG_CONVERSION_PASSES_TD

@@ -53,11 +53,23 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       llvm::cl::desc("Distribute the bags over threads with OpenMP (link "
                      "libomp; OMP_NUM_THREADS sets the thread count)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> strictConstants{
+      *this, "strict-constants",
+      llvm::cl::desc("Constant operands that break an op's runtime contract "
+                     "are compile-time errors (default: warnings, and the "
+                     "runtime checks stop the program if the op runs)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> checks{
       *this, "checks",
       llvm::cl::desc("Check the runtime contract of every op and stop with a "
                      "message on stderr when it is broken (default on)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> status{
+      *this, "status",
+      llvm::cl::desc("Report a broken runtime contract as a non-zero i32 "
+                     "result of every public function instead of aborting "
+                     "(needs checks; see embbag-checks-to-status)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the whole lowering from a module of func.func on tensors holding
@@ -67,6 +79,17 @@ void buildEmbBagToLLVMPipeline(OpPassManager &pm,
 
 /// Registers `embbag-to-llvm` with the global pipeline registry.
 void registerEmbBagToLLVMPipeline();
+
+/// Adds `embbag-shard-to-llvm`: the functions of a module annotated with the
+/// shard dialect are sharded (propagation, partition), their collectives
+/// lowered to MPI, MPI initialised and finalised in `@main`, then the whole
+/// module goes down to the LLVM dialect as with buildEmbBagToLLVMPipeline
+/// (docs/Sharding.md).
+void buildEmbBagShardToLLVMPipeline(OpPassManager &pm,
+                                    const EmbBagToLLVMOptions &options);
+
+/// Registers `embbag-shard-to-llvm` with the global pipeline registry.
+void registerEmbBagShardToLLVMPipeline();
 
 } // namespace embbag
 } // namespace mlir

@@ -2,13 +2,16 @@
 //
 // Upstream lowers cf.assert to `puts` (stdout, buffered) followed by
 // `abort`: a message going to a pipe dies with the buffer. Here a failed
-// assertion writes its message with `write(2, ...)`, which is unbuffered, and
-// then aborts. The rewrite uses scf.if, so it is valid inside structured
-// loops and runs before scf is lowered to cf.
+// runtime check of the embbag lowerings (a cf.assert marked
+// `embbag.runtime_check`) writes its message with `write(2, ...)`, which is
+// unbuffered, and then aborts. The rewrite uses scf.if, so it is valid inside
+// structured loops and runs before scf is lowered to cf. Unmarked asserts
+// are the user's: they keep their upstream meaning (convert-cf-to-llvm).
 //
 //===----------------------------------------------------------------------===//
 
 #include "embbag/Conversion/EmbBagAssertToLLVM/EmbBagAssertToLLVM.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -38,7 +41,11 @@ struct ConvertEmbBagAssertToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<cf::AssertOp> asserts;
-    module.walk([&](cf::AssertOp op) { asserts.push_back(op); });
+    module.walk([&](cf::AssertOp op) {
+      if (op->hasAttr(
+              embbag::EmbBagDialect::RuntimeCheckAttrHelper::getNameStr()))
+        asserts.push_back(op);
+    });
     if (asserts.empty())
       return;
 

@@ -1,6 +1,7 @@
 //===- LoweringUtils.cpp - Helpers shared by the embbag lowerings ---------===//
 
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 
 using namespace mlir;
 
@@ -21,6 +23,12 @@ Value cst(ImplicitLocOpBuilder &b, int64_t v) {
 
 Value toIndex(ImplicitLocOpBuilder &b, Value v) {
   return arith::IndexCastOp::create(b, b.getIndexType(), v);
+}
+
+Value toIndex(ImplicitLocOpBuilder &b, OpFoldResult v) {
+  if (auto attr = dyn_cast<Attribute>(v))
+    return cst(b, cast<IntegerAttr>(attr).getInt());
+  return toIndex(b, cast<Value>(v));
 }
 
 Value extractIndex(ImplicitLocOpBuilder &b, Value tensor, ValueRange pos) {
@@ -67,7 +75,12 @@ static std::string checkPrefix(Operation *op) {
 
 void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
                 StringRef what) {
-  cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
+  auto check =
+      cf::AssertOp::create(b, ok, b.getStringAttr(checkPrefix(op) + what));
+  // The mark tells --convert-embbag-assert-to-llvm that this assert is one
+  // of ours; a user's cf.assert keeps its upstream lowering.
+  check->setAttr(EmbBagDialect::RuntimeCheckAttrHelper::getNameStr(),
+                 b.getUnitAttr());
 }
 
 /// Reads `type` from the 1-D `tensor` at `pos`, in bounds, unmasked.
@@ -339,14 +352,19 @@ Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
   if (isa<FloatType>(element))
     return arith::DivFOp::create(
         b, acc, splat(arith::UIToFPOp::create(b, element, divisor)));
-  // The wrapped sum divided by the true count, in 64 bits.
-  Type wideType = vectorType ? Type(vectorType.clone(b.getI64Type()))
-                             : Type(b.getI64Type());
-  bool narrow = element.getIntOrFloatBitWidth() < 64;
+  // The wrapped sum divided by the true count, in at least 64 bits (the
+  // count of an i8 bag may exceed 127; an i128 sum keeps its width).
+  unsigned width = element.getIntOrFloatBitWidth();
+  Type wideElement = b.getIntegerType(std::max(width, 64u));
+  Type wideType =
+      vectorType ? Type(vectorType.clone(wideElement)) : wideElement;
+  bool narrow = width < 64;
   Value wide = acc;
   if (narrow)
     wide = isUnsigned ? arith::ExtUIOp::create(b, wideType, acc).getResult()
                       : arith::ExtSIOp::create(b, wideType, acc).getResult();
+  if (width > 64)
+    divisor = arith::ExtUIOp::create(b, wideElement, divisor);
   Value d = splat(divisor);
   Value q = isUnsigned ? arith::DivUIOp::create(b, wide, d).getResult()
                        : arith::DivSIOp::create(b, wide, d).getResult();
@@ -356,6 +374,26 @@ Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
 bool isUnsignedElement(RankedTensorType type) {
   auto intType = dyn_cast<IntegerType>(type.getElementType());
   return intType && intType.isUnsigned();
+}
+
+void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
+                 const FrozenRewritePatternSet &patterns) {
+  // Collected first: a rewrite replaces its op, which must not disturb the
+  // walk. Unlike walkAndApplyPatterns, the walk also visits unreachable
+  // blocks, so no op is left behind there.
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (filter(op))
+      ops.push_back(op);
+  });
+  PatternApplicator applicator(patterns);
+  applicator.applyDefaultCostModel();
+  PatternRewriter rewriter(root->getContext());
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    // An op no pattern takes stays; the callers report what is left.
+    (void)applicator.matchAndRewrite(op, rewriter);
+  }
 }
 
 } // namespace mlir::embbag::lowering

@@ -21,7 +21,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::embbag {
 #define GEN_PASS_DEF_CONVERTEMBBAGTOLINALG
@@ -156,8 +155,11 @@ struct ConvertEmbBagToLinalgPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateEmbBagToLinalgPatterns(patterns, checks);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    // Only embbag.packed is rewritten; the user's code around it comes out
+    // as it went in (the greedy driver would fold and reorder it).
+    lowering::rewriteEach(
+        getOperation(), [](Operation *op) { return isa<PackedOp>(op); },
+        std::move(patterns));
     if (leaveUnsupported)
       return;
     WalkResult result =

@@ -94,9 +94,13 @@ struct ConvertEmbBagToLoopsPass
     options.parallel = parallel;
     RewritePatternSet patterns(&getContext());
     populateEmbBagToLoopsPatterns(patterns, options);
-    // Each op is rewritten once into ops of other dialects: a walk suffices.
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    // Each embbag op is rewritten once into ops of other dialects, and
+    // nothing else is touched: the user's code around the ops comes out as
+    // it went in (the greedy driver would fold and reorder it).
+    lowering::rewriteEach(
+        getOperation(),
+        [](Operation *op) { return isa<PackedOp, OffsetsOp, SegmentsOp>(op); },
+        std::move(patterns));
     WalkResult leftover = getOperation()->walk([](Operation *op) {
       if (isa<PackedOp, OffsetsOp, SegmentsOp>(op)) {
         op->emitOpError("could not be lowered to loops");

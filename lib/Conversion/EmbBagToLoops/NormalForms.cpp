@@ -44,8 +44,8 @@ LogicalResult mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b,
                                                     BagProblem &p) {
   p.indices = op.getIndices();
   p.weights = op.getWeights();
-  if (op.getDefaultIndex())
-    p.defaultIndex = toIndex(b, op.getDefaultIndex());
+  if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
+    p.defaultIndex = toIndex(b, *d);
   Value offsets = op.getOffsets();
   Value numBags = p.numBags = dim(b, offsets, 0);
   Value numIndices = dim(b, p.indices, 0);

@@ -31,6 +31,14 @@ static void checkSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
              arith::CmpIOp::create(b, arith::CmpIPredicate::sge, numSegments,
                                    cst(b, 0)),
              "num_segments must be non-negative");
+  // The result type may give the batch statically; num_segments must agree
+  // with it.
+  int64_t staticBatch = op.getResultType().getDimSize(0);
+  if (!ShapedType::isDynamic(staticBatch))
+    emitAssert(b, op,
+               arith::CmpIOp::create(b, arith::CmpIPredicate::eq, numSegments,
+                                     cst(b, staticBatch)),
+               "num_segments must equal the result's static batch size");
   checkAllBelow(b, op, op.getSegmentIds(), cst(b, 0), numIndices, numSegments,
                 "segment id out of range [0, num_segments)");
   checkIndices(b, op, p.table, op.getIndices(), cst(b, 0), numIndices);
@@ -127,9 +135,9 @@ LogicalResult mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b,
                                                      BagProblem &p) {
   Value indices = op.getIndices(), weights = op.getWeights();
   Value ids = op.getSegmentIds();
-  if (op.getDefaultIndex())
-    p.defaultIndex = toIndex(b, op.getDefaultIndex());
-  Value numSegments = toIndex(b, op.getNumSegments());
+  if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
+    p.defaultIndex = toIndex(b, *d);
+  Value numSegments = toIndex(b, op.getMixedNumSegments());
   if (checks)
     checkSegments(b, op, p, numSegments);
   std::pair<Value, Value> counted = histogram(b, ids, numSegments);

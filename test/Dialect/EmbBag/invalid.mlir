@@ -383,33 +383,6 @@ func.func @offsets_result_batch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tens
 
 // -----
 
-func.func @segments_result_batch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
-  %n = arith.constant 3 : i32
-  // expected-error @+1 {{'embbag.segments' op result dimension 0 is 2 but the constant num_segments is 3}}
-  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<2x2xf32>
-  return
-}
-
-// -----
-
-func.func @segments_result_batch_zero(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
-  %n = arith.constant 3 : i32
-  // expected-error @+1 {{'embbag.segments' op result dimension 0 is 0 but the constant num_segments is 3}}
-  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<0x2xf32>
-  return
-}
-
-// -----
-
-func.func @segments_zero_result_batch(%t: tensor<5x2xf32>, %i: tensor<0xi64>, %s: tensor<0xi64>) {
-  %n = arith.constant 0 : i64
-  // expected-error @+1 {{'embbag.segments' op result dimension 0 is 1 but the constant num_segments is 0}}
-  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<0xi64>, tensor<0xi64>, i64) -> tensor<1x2xf32>
-  return
-}
-
-// -----
-
 func.func @packed_result_row(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
   // expected-error @+1 {{'embbag.packed' op result dimension 1 is 3 but table dimension 1 is 2}}
   %0 = embbag.packed sum %t[%i] : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x3xf32>
@@ -433,60 +406,6 @@ func.func @offsets_result_row_multidim(%t: tensor<6x2x3xf32>, %i: tensor<4xi32>,
 func.func @segment_ids_length(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<3xi32>, %n: i32) {
   // expected-error @+1 {{'embbag.segments' op segment_ids must have one id per index: 3 ids for 4 indices}}
   %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<?x2xf32>
-  return
-}
-
-// -----
-
-func.func @num_segments_negative(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
-  %n = arith.constant -1 : i32
-  // expected-error @+1 {{'embbag.segments' op num_segments must be non-negative, but got -1}}
-  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<?x2xf32>
-  return
-}
-
-// -----
-
-func.func @offsets_default_below_minus1(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>) {
-  %d = arith.constant -2 : i32
-  // expected-error @+1 {{'embbag.offsets' op default index must be >= -1 (-1 means no default), but got -2}}
-  %0 = embbag.offsets sum %t[%i] offsets(%o) default(%d) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
-  return
-}
-
-// -----
-
-func.func @segments_default_below_minus1(%t: tensor<?x2xf32>, %i: tensor<4xi64>, %s: tensor<4xi64>, %n: i64) {
-  %d = arith.constant -5 : i64
-  // expected-error @+1 {{'embbag.segments' op default index must be >= -1 (-1 means no default), but got -5}}
-  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) default(%d) : (tensor<?x2xf32>, tensor<4xi64>, tensor<4xi64>, i64, i64) -> tensor<?x2xf32>
-  return
-}
-
-// -----
-
-func.func @offsets_default_num_emb(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>) {
-  %d = arith.constant 5 : i32
-  // expected-error @+1 {{'embbag.offsets' op default index 5 is out of range for a table of 5 rows}}
-  %0 = embbag.offsets mean %t[%i] offsets(%o) default(%d) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
-  return
-}
-
-// -----
-
-func.func @segments_default_num_emb(%t: tensor<5x2xf32>, %i: tensor<4xi64>, %s: tensor<4xi64>, %n: i64) {
-  %d = arith.constant 100 : i64
-  // expected-error @+1 {{'embbag.segments' op default index 100 is out of range for a table of 5 rows}}
-  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) default(%d) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64, i64) -> tensor<?x2xf32>
-  return
-}
-
-// -----
-
-func.func @default_empty_table(%t: tensor<0x2xf32>, %i: tensor<0xi32>, %o: tensor<3xi32>) {
-  %d = arith.constant 0 : i32
-  // expected-error @+1 {{'embbag.offsets' op default index 0 is out of range for a table of 0 rows}}
-  %0 = embbag.offsets sum %t[%i] offsets(%o) default(%d) : (tensor<0x2xf32>, tensor<0xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
   return
 }
 
@@ -592,5 +511,65 @@ func.func @generic_unknown_reduction(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
 func.func @generic_segment_sizes(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>) {
   // expected-error @+1 {{'embbag.offsets' op operand count (3) does not match with the total size (4) specified in attribute 'operandSegmentSizes'}}
   %0 = "embbag.offsets"(%t, %i, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, reduction = #embbag<reduction sum>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Static forms of default and num_segments
+//===----------------------------------------------------------------------===//
+
+func.func @static_default_below_minus1(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>) {
+  // expected-error @+1 {{'embbag.offsets' op static default index must be >= -1 (-1 means no default), but got -2}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) default(-2) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @default_both_forms(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>, %d: i32) {
+  // expected-error @+1 {{'embbag.offsets' op default index given both as a value and as a static attribute}}
+  %0 = "embbag.offsets"(%t, %i, %o, %d) <{reduction = #embbag<reduction sum>, static_default_index = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @static_num_segments_negative(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
+  // expected-error @+1 {{'embbag.segments' op static num_segments must be non-negative, but got -3}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(-3) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+func.func @static_num_segments_result_batch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
+  // expected-error @+1 {{'embbag.segments' op result dimension 0 is 2 but the static num_segments is 3}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(3) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @num_segments_missing(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
+  // expected-error @+1 {{'embbag.segments' op num_segments must be given either as a value or as a static attribute, exactly once}}
+  %0 = "embbag.segments"(%t, %i, %s) <{reduction = #embbag<reduction sum>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+func.func @num_segments_both_forms(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>, %n: i32) {
+  // expected-error @+1 {{'embbag.segments' op num_segments must be given either as a value or as a static attribute, exactly once}}
+  %0 = "embbag.segments"(%t, %i, %s, %n) <{reduction = #embbag<reduction sum>, static_num_segments = 3 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @num_segments_not_an_index(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
+  // expected-error @+1 {{expected integer value}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(x) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<?x2xf32>
   return
 }

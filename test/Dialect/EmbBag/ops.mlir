@@ -1847,3 +1847,41 @@ func.func @segments_mean_ui8(%table: tensor<5x2xui8>, %indices: tensor<4xi64>, %
   %0 = embbag.segments mean %table[%indices] segment_ids(%segment_ids) num_segments(%num_segments) : (tensor<5x2xui8>, tensor<4xi64>, tensor<4xi64>, i64) -> tensor<?x2xui8>
   return %0 : tensor<?x2xui8>
 }
+
+//===----------------------------------------------------------------------===//
+// Static forms: default(2), num_segments(3)
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @offsets_static_default(
+// CHECK:           embbag.offsets sum %{{.*}}[%{{.*}}] offsets(%{{.*}}) default(2) weights(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, tensor<4xf32>) -> tensor<3x2xf32>{{$}}
+// GENERIC-LABEL: sym_name = "offsets_static_default"
+// GENERIC:         "embbag.offsets"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, reduction = #embbag<reduction sum>, static_default_index = 2 : i64}>
+func.func @offsets_static_default(%table: tensor<5x2xf32>, %indices: tensor<4xi32>, %offsets: tensor<3xi32>, %weights: tensor<4xf32>) -> tensor<3x2xf32> {
+  %0 = embbag.offsets sum %table[%indices] offsets(%offsets) default(2) weights(%weights) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, tensor<4xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// CHECK-LABEL: func.func @segments_static(
+// CHECK:           embbag.segments mean %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(3) default(0) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>) -> tensor<3x2xf32>{{$}}
+// GENERIC-LABEL: sym_name = "segments_static"
+// GENERIC:         "embbag.segments"(%{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, reduction = #embbag<reduction mean>, static_default_index = 0 : i64, static_num_segments = 3 : i64}>
+func.func @segments_static(%table: tensor<5x2xf32>, %indices: tensor<4xi64>, %ids: tensor<4xi64>) -> tensor<3x2xf32> {
+  %0 = embbag.segments mean %table[%indices] segment_ids(%ids) num_segments(3) default(0) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// The verifier looks at types and attributes only: a constant operand that
+// breaks the runtime contract (here in a branch that never runs) is valid
+// IR, reported by --embbag-verify-constants and stopped by the checked
+// lowering only if executed. Regression: these used to be verifier errors,
+// so --canonicalize folding an arith.select into such a constant failed.
+// CHECK-LABEL: func.func @contract_constants_verify(
+// CHECK:           embbag.offsets sum %{{.*}}[%{{.*}}] offsets(%{{.*}}) default(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>{{$}}
+// CHECK:           embbag.segments sum %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<2x2xf32>{{$}}
+func.func @contract_constants_verify(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>, %s: tensor<4xi32>) -> (tensor<3x2xf32>, tensor<2x2xf32>) {
+  %d = arith.constant -2 : i32
+  %n = arith.constant -1 : i32
+  %0 = embbag.offsets sum %t[%i] offsets(%o) default(%d) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
+  %1 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<2x2xf32>
+  return %0, %1 : tensor<3x2xf32>, tensor<2x2xf32>
+}

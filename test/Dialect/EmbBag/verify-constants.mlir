@@ -365,3 +365,106 @@ func.func @valid_non_constant(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %j: tens
   %1 = embbag.segments sum %t[%j] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<3x2xf32>
   return %0, %1 : tensor<3x2xf32>, tensor<3x2xf32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// default and num_segments (constant operands the verifier accepts, since it
+// looks at types and attributes only)
+//===----------------------------------------------------------------------===//
+
+func.func @segments_result_batch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
+  %n = arith.constant 3 : i32
+  // expected-error @+1 {{'embbag.segments' op num_segments is 3 but the result has 2 rows}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @segments_result_batch_zero(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
+  %n = arith.constant 3 : i32
+  // expected-error @+1 {{'embbag.segments' op num_segments is 3 but the result has 0 rows}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<0x2xf32>
+  return
+}
+
+// -----
+
+func.func @segments_zero_result_batch(%t: tensor<5x2xf32>, %i: tensor<0xi64>, %s: tensor<0xi64>) {
+  %n = arith.constant 0 : i64
+  // expected-error @+1 {{'embbag.segments' op num_segments is 0 but the result has 1 rows}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<0xi64>, tensor<0xi64>, i64) -> tensor<1x2xf32>
+  return
+}
+
+// -----
+
+func.func @num_segments_negative(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
+  %n = arith.constant -1 : i32
+  // expected-error @+1 {{'embbag.segments' op num_segments must be non-negative, but got -1}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_default_below_minus1(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>) {
+  %d = arith.constant -2 : i32
+  // expected-error @+1 {{'embbag.offsets' op default index must be >= -1 (-1 means no default), but got -2}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) default(%d) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @segments_default_below_minus1(%t: tensor<?x2xf32>, %i: tensor<4xi64>, %s: tensor<4xi64>, %n: i64) {
+  %d = arith.constant -5 : i64
+  // expected-error @+1 {{'embbag.segments' op default index must be >= -1 (-1 means no default), but got -5}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) default(%d) : (tensor<?x2xf32>, tensor<4xi64>, tensor<4xi64>, i64, i64) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_default_num_emb(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>) {
+  %d = arith.constant 5 : i32
+  // expected-error @+1 {{'embbag.offsets' op default index 5 is out of range for a table of 5 rows}}
+  %0 = embbag.offsets mean %t[%i] offsets(%o) default(%d) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @segments_default_num_emb(%t: tensor<5x2xf32>, %i: tensor<4xi64>, %s: tensor<4xi64>, %n: i64) {
+  %d = arith.constant 100 : i64
+  // expected-error @+1 {{'embbag.segments' op default index 100 is out of range for a table of 5 rows}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) default(%d) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64, i64) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+func.func @default_empty_table(%t: tensor<0x2xf32>, %i: tensor<0xi32>, %o: tensor<3xi32>) {
+  %d = arith.constant 0 : i32
+  // expected-error @+1 {{'embbag.offsets' op default index 0 is out of range for a table of 0 rows}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) default(%d) : (tensor<0x2xf32>, tensor<0xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @static_default_num_emb(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>) {
+  // expected-error @+1 {{'embbag.offsets' op default index 7 is out of range for a table of 5 rows}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) default(7) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @static_num_segments_ids(%t: tensor<5x2xf32>, %i: tensor<2xi32>) {
+  %s = arith.constant dense<[0, 3]> : tensor<2xi32>
+  // expected-error @+1 {{'embbag.segments' op segment id 3 at segment_ids[1] is out of range [0, 3)}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(3) : (tensor<5x2xf32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3x2xf32>
+  return
+}

@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): an i64 default index of embbag.offsets that
+// Runtime check (docs/EmbBag/EmbBagOps.md): an i64 default index of embbag.offsets that
 // is in range when truncated to 32 bits (default 2^32) stops the program:
 // the message, naming the op and its location, goes to stderr, then the
 // program aborts (hence `not --crash`). The operands reach a non-inlined

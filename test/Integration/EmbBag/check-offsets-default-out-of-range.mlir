@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): a default index of embbag.offsets outside
+// Runtime check (docs/EmbBag/EmbBagOps.md): a default index of embbag.offsets outside
 // [0, num_emb) and not -1 (default 5, num_emb = 5; no bag is empty, the
 // default is never used, but it is checked) stops the program: the message,
 // naming the op and its location, goes to stderr, then the program aborts

@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): an offset of embbag.offsets greater than
+// Runtime check (docs/EmbBag/EmbBagOps.md): an offset of embbag.offsets greater than
 // the number of indices (offsets [0, 2, 5], 4 indices; 4 would be a
 // trailing empty bag) stops the program: the message, naming the op and its
 // location, goes to stderr, then the program aborts (hence `not --crash`).

@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): an index of embbag.offsets read by a bag
+// Runtime check (docs/EmbBag/EmbBagOps.md): an index of embbag.offsets read by a bag
 // and outside [0, num_emb) (indices[2] = 7, in the last bag) stops the
 // program: the message, naming the op and its location, goes to stderr,
 // then the program aborts (hence `not --crash`). The operands reach a non-

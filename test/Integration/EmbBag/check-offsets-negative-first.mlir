@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): a negative first offset of embbag.offsets
+// Runtime check (docs/EmbBag/EmbBagOps.md): a negative first offset of embbag.offsets
 // (offsets [-1, 2, 2]) stops the program: the message, naming the op and
 // its location, goes to stderr, then the program aborts (hence `not
 // --crash`). The operands reach a non-inlined kernel as arguments, so that

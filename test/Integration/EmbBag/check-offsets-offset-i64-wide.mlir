@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): an i64 offset of embbag.offsets that is in
+// Runtime check (docs/EmbBag/EmbBagOps.md): an i64 offset of embbag.offsets that is in
 // range when truncated to 32 bits (offsets [0, 2^32 + 2], 4 indices) stops
 // the program: the message, naming the op and its location, goes to stderr,
 // then the program aborts (hence `not --crash`). The operands reach a non-

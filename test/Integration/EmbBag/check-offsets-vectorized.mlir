@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3) in the vector part of the offsets check: it
+// Runtime check (docs/EmbBag/EmbBagOps.md) in the vector part of the offsets check: it
 // compares eight pairs of neighbouring offsets at a time, then the last
 // (num_bags - 1) % 8 pairs one by one. Eleven offsets make eight pairs in
 // the vector part and two in the scalar one.

@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): an i64 index of embbag.packed that is in
+// Runtime check (docs/EmbBag/EmbBagOps.md): an i64 index of embbag.packed that is in
 // range when truncated to 32 bits (indices[0, 1] = 2^32 + 1) stops the
 // program: the message, naming the op and its location, goes to stderr,
 // then the program aborts (hence `not --crash`). The operands reach a non-

@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): a negative index of embbag.packed
+// Runtime check (docs/EmbBag/EmbBagOps.md): a negative index of embbag.packed
 // (indices[0, 1] = -1; i64 indices, mean) stops the program: the message,
 // naming the op and its location, goes to stderr, then the program aborts
 // (hence `not --crash`). The operands reach a non-inlined kernel as

@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3) in the vector part of the index check: the
+// Runtime check (docs/EmbBag/EmbBagOps.md) in the vector part of the index check: the
 // check reads indices eight at a time and the last (n % 8) one by one. Here
 // 20 i32 indices, all valid but indices[0, 5] = -1, which lies among the
 // first eight: the check must still stop the program, the sign-extended -1

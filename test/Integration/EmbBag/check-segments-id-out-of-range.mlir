@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): a segment id of embbag.segments equal to
+// Runtime check (docs/EmbBag/EmbBagOps.md): a segment id of embbag.segments equal to
 // num_segments (segment_ids[3] = 3, num_segments = 3) stops the program:
 // the message, naming the op and its location, goes to stderr, then the
 // program aborts (hence `not --crash`). The operands reach a non-inlined

@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3) in the vector part of the segment id check
+// Runtime check (docs/EmbBag/EmbBagOps.md) in the vector part of the segment id check
 // (ids are read eight at a time, as i64 here): of 12 sorted ids, ids[3] =
 // num_segments = 3 is out of range [0, num_segments).
 

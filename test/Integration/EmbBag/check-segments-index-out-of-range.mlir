@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): an index of embbag.segments outside [0,
+// Runtime check (docs/EmbBag/EmbBagOps.md): an index of embbag.segments outside [0,
 // num_emb) (indices[1] = 5, num_emb = 5) stops the program: the message,
 // naming the op and its location, goes to stderr, then the program aborts
 // (hence `not --crash`). The operands reach a non-inlined kernel as

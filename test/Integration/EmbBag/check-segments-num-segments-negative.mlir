@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash %mlir_runner 2>&1 | FileCheck %s
 
-// Runtime check (DESIGN.md §3): a negative num_segments of embbag.segments
+// Runtime check (docs/EmbBag/EmbBagOps.md): a negative num_segments of embbag.segments
 // (-1, with no indices, so that no segment id is out of range) stops the
 // program: the message, naming the op and its location, goes to stderr,
 // then the program aborts (hence `not --crash`). The operands reach a non-

@@ -5,7 +5,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | FileCheck %s --check-prefix=CHECKED
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg checks=0" | %mlir_runner | FileCheck %s --check-prefix=RESULT
 
-// --embbag-to-llvm="checks=0" emits no runtime check (DESIGN.md §3: the
+// --embbag-to-llvm="checks=0" emits no runtime check (docs/EmbBag/EmbBagOps.md: the
 // unchecked policy): none of the check messages, no call to abort, in the
 // lowered kernels of every op. The second RUN line is the control: with
 // checks (the default) the messages are there. The third runs the unchecked

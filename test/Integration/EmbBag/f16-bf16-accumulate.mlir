@@ -2,7 +2,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // f16 and bf16 accumulate in f32 and round once when storing
-// (DESIGN.md §3). The values are chosen so that accumulating in the storage
+// (docs/EmbBag/EmbBagOps.md). The values are chosen so that accumulating in the storage
 // type would give another result:
 //   f16:  2048 + 1 + 1: in f32 2050 (an f16 value); in f16 2048 + 1 rounds
 //         (ties to even) back to 2048, twice: 2048.

@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
-// Integer mean truncates toward zero (DESIGN.md §3), also for negative sums
+// Integer mean truncates toward zero (docs/EmbBag/EmbBagOps.md), also for negative sums
 // (where flooring would differ), for every op and i8, i16, i32, i64.
 //
 // Table rows: r0 = [7, -7], r1 = [0, 0], r2 = [-1, 1], r3 = [5, -5],

@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
-// Integer overflow wraps in T (DESIGN.md §3): sums, weighted sums (the
+// Integer overflow wraps in T (docs/EmbBag/EmbBagOps.md): sums, weighted sums (the
 // product wraps too) and the sum a mean divides, for i8, i16, i32, i64.
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>

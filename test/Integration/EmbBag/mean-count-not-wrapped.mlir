@@ -2,7 +2,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
 // Integer mean divides by the true bag size, never wrapped to T
-// (DESIGN.md §3): an i8 bag of 200 indices divides by 200, not by
+// (docs/EmbBag/EmbBagOps.md): an i8 bag of 200 indices divides by 200, not by
 // 200 wrapped to i8 (-56); a bag of 256 does not divide by 0.
 // The sum itself wraps in T.
 

@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 
-// embbag.offsets at the ends of the index list (DESIGN.md §3), with the
+// embbag.offsets at the ends of the index list (docs/EmbBag/EmbBagOps.md), with the
 // runtime checks on (the default):
 //  - offsets[0] > 0: the indices before it belong to no bag, are not read
 //    and not checked (here they are out of range: 7 and -3);

@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 
-// embbag.offsets, empty bags (DESIGN.md §3): an empty bag takes the row
+// embbag.offsets, empty bags (docs/EmbBag/EmbBagOps.md): an empty bag takes the row
 // `default` when one is given and >= 0, unweighted, and for mean undivided
 // (divided by 1); with default -1 or without a default it is zeros.
 //

@@ -15,7 +15,7 @@
 //   int:   [[-1, 2], [3, 4], [-5, -6], [-7, 8], [9, 10]]
 // OpenVINO compares floats with a tolerance; the f16 expectations below are
 // the exact results of f16 inputs summed in f32 and rounded once to f16
-// (DESIGN.md §3), printed with 6 significant digits.
+// (docs/EmbBag/EmbBagOps.md), printed with 6 significant digits.
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 

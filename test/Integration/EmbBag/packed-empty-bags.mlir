@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
-// embbag.packed with 0 indices per bag (DESIGN.md §3): every bag is empty,
+// embbag.packed with 0 indices per bag (docs/EmbBag/EmbBagOps.md): every bag is empty,
 // the result is zeros, for sum, weighted sum and mean (float and integer:
 // no division by zero), with static and dynamic shapes.
 // (The cases use different batch sizes: identical all-zero results would be

@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 
 // embbag.segments: mean (an extension, as TensorFlow's segment_mean: a
-// segment's sum divided by its count) and empty segments (DESIGN.md §3): an
+// segment's sum divided by its count) and empty segments (docs/EmbBag/EmbBagOps.md): an
 // empty segment takes the default row if given and >= 0, unweighted and
 // undivided, zeros otherwise (default -1 is the same as no default);
 // leading, inner and trailing empty segments; no indices at all.

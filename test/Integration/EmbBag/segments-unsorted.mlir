@@ -1,6 +1,6 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 
-// embbag.segments with unsorted segment ids (DESIGN.md §3): the result does
+// embbag.segments with unsorted segment ids (docs/EmbBag/EmbBagOps.md): the result does
 // not depend on the order of the (index, segment id, weight) triples.
 //
 // Table rows: r0 = [1, 2], r1 = [10, 20], r2 = [100, 200], r3 = [1000, 2000],

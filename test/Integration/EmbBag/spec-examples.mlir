@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
-// The examples of the OpenVINO op specifications (../shared/spec/:
+// The examples of the OpenVINO op specifications (OpenVINO opset:
 // EmbeddingBagPacked-15, EmbeddingBagOffsets-15, EmbeddingBagOffsetsSum-3,
 // EmbeddingSegmentsSum-3), executed. All use the table
 //   [[-0.2, -0.6], [-0.1, -0.4], [-1.9, -1.8], [-1.0, 1.5], [0.8, -0.7]].

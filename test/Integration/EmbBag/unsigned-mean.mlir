@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
-// Unsigned element types (DESIGN.md §3): sums wrap in T, and mean divides the
+// Unsigned element types (docs/EmbBag/EmbBagOps.md): sums wrap in T, and mean divides the
 // wrapped sum unsigned, by the true count (never wrapped to T). Values are
 // chosen so that a signed division would give another result.
 //

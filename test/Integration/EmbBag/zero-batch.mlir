@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 
-// A batch of zero bags (DESIGN.md §3): packed with indices [0, n], offsets
+// A batch of zero bags (docs/EmbBag/EmbBagOps.md): packed with indices [0, n], offsets
 // with an empty offsets tensor, segments with num_segments 0. The result is
 // an empty [0, row] tensor; with zero bags no index is read, so none is
 // checked (the kernels below get out-of-range indices as arguments).

@@ -11,7 +11,9 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace mlir::embbag::lowering {
 
@@ -20,6 +22,9 @@ Value cst(ImplicitLocOpBuilder &b, int64_t v);
 
 /// `index_cast` of an i32/i64 value to index.
 Value toIndex(ImplicitLocOpBuilder &b, Value v);
+
+/// A static attribute or an SSA integer as an `index` value.
+Value toIndex(ImplicitLocOpBuilder &b, OpFoldResult v);
 
 /// Extracts the i32/i64 element at `pos` of `tensor` as an index.
 Value extractIndex(ImplicitLocOpBuilder &b, Value tensor, ValueRange pos);
@@ -40,7 +45,8 @@ Value castTo(ImplicitLocOpBuilder &b, Value v, Type type);
 /// `castTo(b, v, getSignlessType(v.getType()))`.
 Value castToSignless(ImplicitLocOpBuilder &b, Value v);
 
-/// Emits `cf.assert ok` with a message naming `op`, its location and `what`.
+/// Emits `cf.assert ok` with a message naming `op`, its location and `what`,
+/// marked `embbag.runtime_check`.
 void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
                 StringRef what);
 
@@ -93,6 +99,12 @@ Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
 
 /// Whether `type` has an unsigned integer element type.
 bool isUnsignedElement(RankedTensorType type);
+
+/// Applies `patterns` once to each op nested in `root` for which `filter`
+/// holds, and touches nothing else: unlike the greedy driver, no other op is
+/// folded, erased or moved. Ops no pattern rewrites are left in place.
+void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
+                 const FrozenRewritePatternSet &patterns);
 
 } // namespace mlir::embbag::lowering
 

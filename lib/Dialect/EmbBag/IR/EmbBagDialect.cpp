@@ -1,9 +1,12 @@
 //===- EmbBagDialect.cpp - EmbBag dialect ---------------------------------===//
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagBytecode.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -16,6 +19,19 @@ using namespace mlir::embbag;
 #define GET_ATTRDEF_CLASSES
 #include "embbag/Dialect/EmbBag/IR/EmbBagAttrs.cpp.inc"
 
+namespace {
+/// The embbag ops are value-semantic and have no regions: inlining a call
+/// into a function that holds them, or them into a caller, changes nothing
+/// about what they compute.
+struct EmbBagInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void EmbBagDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
@@ -25,4 +41,24 @@ void EmbBagDialect::initialize() {
 #define GET_OP_LIST
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.cpp.inc"
       >();
+  addInterfaces<EmbBagInlinerInterface>();
+  addEmbBagBytecodeInterface(this);
+}
+
+LogicalResult EmbBagDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() == RuntimeCheckAttrHelper::getNameStr()) {
+    // Only cf.assert: --convert-embbag-assert-to-llvm rewrites exactly the
+    // marked asserts, and a mark elsewhere would silently mean nothing.
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << attr.getName().getValue()
+                             << "' must be a unit attribute";
+    if (!isa<cf::AssertOp>(op))
+      return op->emitError() << "'" << attr.getName().getValue()
+                             << "' is only valid on 'cf.assert', not on '"
+                             << op->getName() << "'";
+    return success();
+  }
+  return op->emitError() << "unknown embbag attribute '"
+                         << attr.getName().getValue() << "'";
 }

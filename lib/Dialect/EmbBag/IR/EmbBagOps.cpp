@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -22,11 +21,6 @@ using namespace mlir::embbag;
 //===----------------------------------------------------------------------===//
 // Helpers shared by the three ops
 //===----------------------------------------------------------------------===//
-
-/// The value of `v` when it is defined by an integer constant.
-static std::optional<int64_t> getConstantScalar(Value v) {
-  return v ? getConstantIntValue(v) : std::nullopt;
-}
 
 /// The result type of a bag op: `[batch] ++ table.shape[1:]` of the table's
 /// element type.
@@ -44,11 +38,13 @@ static int64_t getDimOrDynamic(Type type, unsigned dim) {
   return tensorType.getDimSize(dim);
 }
 
-/// The batch size of a segments op: the value of a constant, non-negative
-/// `num_segments`, dynamic otherwise.
-static int64_t getSegmentsBatch(Value numSegments) {
-  std::optional<int64_t> n = getConstantScalar(numSegments);
-  return n && *n >= 0 ? *n : ShapedType::kDynamic;
+/// The batch size of a segments op: a static, non-negative `num_segments`,
+/// dynamic otherwise. Only the attribute counts: a constant SSA operand is
+/// folded into it by canonicalization, never read here.
+static int64_t getSegmentsBatch(IntegerAttr staticNumSegments) {
+  if (!staticNumSegments || staticNumSegments.getInt() < 0)
+    return ShapedType::kDynamic;
+  return staticNumSegments.getInt();
 }
 
 static bool areCompatibleBagResultTypes(TypeRange inferred, TypeRange actual) {
@@ -91,17 +87,38 @@ static LogicalResult verifyIndexType(Operation *op, Value operand,
                               "type (i32 or i64)";
 }
 
-/// Checks the rules every bag op shares: weights, reduction, default index
-/// and the result type against `inferredType`.
+/// Checks a `default` given both ways or a static one below -1. Whether the
+/// default lies in the table is a runtime contract (checked by the lowering,
+/// reported for constants by --embbag-verify-constants): the verifier looks
+/// at types and attributes only, so that IR stays valid whatever passes
+/// learn about the values of its operands.
+static LogicalResult verifyDefaultIndex(Operation *op, Value defaultIndex,
+                                        IntegerAttr staticDefaultIndex,
+                                        Type indexType) {
+  if (failed(verifyIndexType(op, defaultIndex, "default", indexType)))
+    return failure();
+  if (!staticDefaultIndex)
+    return success();
+  if (defaultIndex)
+    return op->emitOpError()
+           << "default index given both as a value and as a static "
+              "attribute";
+  if (staticDefaultIndex.getInt() < -1)
+    return op->emitOpError()
+           << "static default index must be >= -1 (-1 means no default), "
+              "but got "
+           << staticDefaultIndex.getInt();
+  return success();
+}
+
+/// Checks the rules every bag op shares: weights, reduction and the result
+/// type against `inferredType`.
 static LogicalResult
 verifyBagOpCommon(Operation *op, Reduction reduction,
                   RankedTensorType tableType, Value indices, Value weights,
-                  Value defaultIndex, RankedTensorType resultType,
-                  RankedTensorType inferredType, StringRef batchSource) {
+                  RankedTensorType resultType, RankedTensorType inferredType,
+                  StringRef batchSource) {
   auto indicesType = cast<RankedTensorType>(indices.getType());
-  if (failed(verifyIndexType(op, defaultIndex, "default",
-                             indicesType.getElementType())))
-    return failure();
 
   if (weights) {
     if (reduction == Reduction::mean)
@@ -124,18 +141,6 @@ verifyBagOpCommon(Operation *op, Reduction reduction,
                << "weights dimension " << dim << " is " << w
                << " but indices dimension " << dim << " is " << i;
     }
-  }
-
-  if (std::optional<int64_t> d = getConstantScalar(defaultIndex)) {
-    if (*d < -1)
-      return op->emitOpError()
-             << "default index must be >= -1 (-1 means no default), but got "
-             << *d;
-    int64_t numEmb = tableType.getDimSize(0);
-    if (!ShapedType::isDynamic(numEmb) && *d >= numEmb)
-      return op->emitOpError()
-             << "default index " << *d << " is out of range for a table of "
-             << numEmb << " rows";
   }
 
   if (resultType.getElementType() != tableType.getElementType())
@@ -195,6 +200,78 @@ static void printReduction(OpAsmPrinter &printer, Operation *,
   printer << stringifyReduction(attr.getValue());
 }
 
+/// Parses an index-like scalar given as an SSA value (`%n`) or as a static
+/// integer (`3`), the mixed static/dynamic form of `tensor.extract_slice`.
+static ParseResult
+parseDynamicOrStaticIndex(OpAsmParser &parser,
+                          std::optional<OpAsmParser::UnresolvedOperand> &value,
+                          IntegerAttr &staticValue) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult parsedOperand = parser.parseOptionalOperand(operand);
+  if (parsedOperand.has_value()) {
+    if (failed(*parsedOperand))
+      return failure();
+    value = operand;
+    return success();
+  }
+  int64_t integer = 0;
+  if (parser.parseInteger(integer))
+    return failure();
+  staticValue = parser.getBuilder().getI64IntegerAttr(integer);
+  return success();
+}
+
+static void printDynamicOrStaticIndex(OpAsmPrinter &printer, Operation *,
+                                      Value value, IntegerAttr staticValue) {
+  if (value)
+    printer << value;
+  else
+    printer << staticValue.getInt();
+}
+
+/// Parses the optional clause `default(%d)` or `default(2)`.
+static ParseResult
+parseOptionalDefault(OpAsmParser &parser,
+                     std::optional<OpAsmParser::UnresolvedOperand> &value,
+                     IntegerAttr &staticValue) {
+  if (failed(parser.parseOptionalKeyword("default")))
+    return success();
+  if (parser.parseLParen() ||
+      parseDynamicOrStaticIndex(parser, value, staticValue) ||
+      parser.parseRParen())
+    return failure();
+  return success();
+}
+
+static void printOptionalDefault(OpAsmPrinter &printer, Operation *op,
+                                 Value value, IntegerAttr staticValue) {
+  if (!value && !staticValue)
+    return;
+  // The format suppresses the space before this directive, so that an
+  // absent clause leaves no double space.
+  printer << " default(";
+  printDynamicOrStaticIndex(printer, op, value, staticValue);
+  printer << ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Speculation
+//===----------------------------------------------------------------------===//
+
+// The ops have no memory effect but are not speculatable: an invalid index
+// is undefined behaviour, which the checked lowering turns into a stop.
+// Hoisting an op out of a loop that never runs, or out of a branch not
+// taken, would run it on inputs the program never gave it.
+Speculation::Speculatability PackedOp::getSpeculatability() {
+  return Speculation::NotSpeculatable;
+}
+Speculation::Speculatability OffsetsOp::getSpeculatability() {
+  return Speculation::NotSpeculatable;
+}
+Speculation::Speculatability SegmentsOp::getSpeculatability() {
+  return Speculation::NotSpeculatable;
+}
+
 //===----------------------------------------------------------------------===//
 // PackedOp
 //===----------------------------------------------------------------------===//
@@ -220,7 +297,7 @@ LogicalResult PackedOp::verify() {
     return failure();
   return verifyBagOpCommon(
       *this, getReduction(), getTableType(), getIndices(), getWeights(),
-      /*defaultIndex=*/nullptr, getResultType(),
+      getResultType(),
       getBagResultType(getTableType(), getIndicesType().getDimSize(0)),
       "indices dimension 0 (batch)");
 }
@@ -260,10 +337,14 @@ LogicalResult OffsetsOp::verify() {
       failed(verifyIndexType(*this, getOffsets(), "offsets",
                              getIndexElementType())))
     return failure();
+  if (failed(verifyDefaultIndex(*this, getDefaultIndex(),
+                                getStaticDefaultIndexAttr(),
+                                getIndexElementType())))
+    return failure();
   auto offsetsType = cast<RankedTensorType>(getOffsets().getType());
   return verifyBagOpCommon(
       *this, getReduction(), getTableType(), getIndices(), getWeights(),
-      getDefaultIndex(), getResultType(),
+      getResultType(),
       getBagResultType(getTableType(), offsetsType.getDimSize(0)),
       "the number of offsets (batch)");
 }
@@ -288,8 +369,8 @@ LogicalResult SegmentsOp::inferReturnTypes(MLIRContext *,
   auto tableType = dyn_cast<RankedTensorType>(adaptor.getTable().getType());
   if (!tableType || tableType.getRank() < 1)
     return failure();
-  types.push_back(
-      getBagResultType(tableType, getSegmentsBatch(adaptor.getNumSegments())));
+  types.push_back(getBagResultType(
+      tableType, getSegmentsBatch(adaptor.getStaticNumSegmentsAttr())));
   return success();
 }
 
@@ -304,7 +385,10 @@ LogicalResult SegmentsOp::verify() {
       failed(verifyIndexType(*this, getSegmentIds(), "segment_ids",
                              getIndexElementType())) ||
       failed(verifyIndexType(*this, getNumSegments(), "num_segments",
-                             getIndexElementType())))
+                             getIndexElementType())) ||
+      failed(verifyDefaultIndex(*this, getDefaultIndex(),
+                                getStaticDefaultIndexAttr(),
+                                getIndexElementType())))
     return failure();
   int64_t numIndices = getIndicesType().getDimSize(0);
   int64_t numIds =
@@ -313,15 +397,18 @@ LogicalResult SegmentsOp::verify() {
       numIndices != numIds)
     return emitOpError() << "segment_ids must have one id per index: " << numIds
                          << " ids for " << numIndices << " indices";
-  if (std::optional<int64_t> n = getConstantScalar(getNumSegments()))
-    if (*n < 0)
-      return emitOpError() << "num_segments must be non-negative, but got "
-                           << *n;
+  IntegerAttr staticNumSegments = getStaticNumSegmentsAttr();
+  if (static_cast<bool>(getNumSegments()) == static_cast<bool>(staticNumSegments))
+    return emitOpError() << "num_segments must be given either as a value or "
+                            "as a static attribute, exactly once";
+  if (staticNumSegments && staticNumSegments.getInt() < 0)
+    return emitOpError() << "static num_segments must be non-negative, but got "
+                         << staticNumSegments.getInt();
   return verifyBagOpCommon(
       *this, getReduction(), getTableType(), getIndices(), getWeights(),
-      getDefaultIndex(), getResultType(),
-      getBagResultType(getTableType(), getSegmentsBatch(getNumSegments())),
-      "the constant num_segments");
+      getResultType(),
+      getBagResultType(getTableType(), getSegmentsBatch(staticNumSegments)),
+      "the static num_segments");
 }
 
 LogicalResult
@@ -332,6 +419,8 @@ SegmentsOp::reifyResultShapes(OpBuilder &b,
   int64_t staticBatch = getResultType().getDimSize(0);
   if (!ShapedType::isDynamic(staticBatch))
     batch = b.getIndexAttr(staticBatch);
+  else if (IntegerAttr staticNumSegments = getStaticNumSegmentsAttr())
+    batch = b.getIndexAttr(staticNumSegments.getInt());
   else
     batch =
         arith::IndexCastOp::create(b, loc, b.getIndexType(), getNumSegments())

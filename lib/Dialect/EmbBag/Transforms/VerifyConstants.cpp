@@ -36,6 +36,15 @@ std::optional<SmallVector<int64_t>> getConstantValues(Value v) {
   return values;
 }
 
+/// An error at `op`, or with `asWarning` a warning: a program may hold an op
+/// with such constants in code that never runs, which must still compile
+/// (the checked lowering stops the program if the op does run).
+InFlightDiagnostic report(Operation *op, bool asWarning) {
+  if (!asWarning)
+    return op->emitOpError();
+  return op->emitWarning() << "'" << op->getName() << "' op ";
+}
+
 /// Formats the position of flat element `flat` of a tensor of `shape`.
 std::string formatPosition(ArrayRef<int64_t> shape, int64_t flat) {
   SmallVector<int64_t> position(shape.size());
@@ -52,7 +61,7 @@ std::string formatPosition(ArrayRef<int64_t> shape, int64_t flat) {
 }
 
 /// Reports the first index at flat position >= `first` outside the table.
-LogicalResult checkIndices(Operation *op, Value indices,
+LogicalResult checkIndices(Operation *op, bool asWarning, Value indices,
                            RankedTensorType tableType, int64_t first = 0) {
   int64_t numEmb = tableType.getDimSize(0);
   if (ShapedType::isDynamic(numEmb))
@@ -64,18 +73,40 @@ LogicalResult checkIndices(Operation *op, Value indices,
   for (int64_t i = first, e = values->size(); i < e; ++i) {
     int64_t index = (*values)[i];
     if (index < 0 || index >= numEmb)
-      return op->emitOpError()
+      return report(op, asWarning)
              << "index " << index << " at indices" << formatPosition(shape, i)
              << " is out of range [0, " << numEmb << ") of the table";
   }
   return success();
 }
 
-LogicalResult checkOp(PackedOp op) {
-  return checkIndices(op, op.getIndices(), op.getTableType());
+/// Reports a constant or static default index that is neither -1 nor a row
+/// of the table.
+template <typename OpTy>
+LogicalResult checkDefault(OpTy op, bool asWarning) {
+  std::optional<OpFoldResult> mixed = op.getMixedDefaultIndex();
+  std::optional<int64_t> d = mixed ? getConstantIntValue(*mixed) : std::nullopt;
+  if (!d)
+    return success();
+  if (*d < -1)
+    return report(op, asWarning)
+           << "default index must be >= -1 (-1 means no default), but got "
+           << *d;
+  int64_t numEmb = op.getTableType().getDimSize(0);
+  if (!ShapedType::isDynamic(numEmb) && *d >= numEmb)
+    return report(op, asWarning) << "default index " << *d
+                            << " is out of range for a table of " << numEmb
+                            << " rows";
+  return success();
 }
 
-LogicalResult checkOp(OffsetsOp op) {
+LogicalResult checkOp(PackedOp op, bool asWarning) {
+  return checkIndices(op, asWarning, op.getIndices(), op.getTableType());
+}
+
+LogicalResult checkOp(OffsetsOp op, bool asWarning) {
+  if (failed(checkDefault(op, asWarning)))
+    return failure();
   std::optional<SmallVector<int64_t>> offsets =
       getConstantValues(op.getOffsets());
   if (!offsets)
@@ -84,13 +115,13 @@ LogicalResult checkOp(OffsetsOp op) {
   int64_t previous = 0;
   for (auto [bag, offset] : llvm::enumerate(*offsets)) {
     if (offset < previous)
-      return op.emitOpError()
+      return report(op, asWarning)
              << "offsets[" << bag << "] = " << offset
              << (bag == 0 ? " is negative"
                           : " is smaller than the offset before it, " +
                                 std::to_string(previous));
     if (!ShapedType::isDynamic(numIndices) && offset > numIndices)
-      return op.emitOpError()
+      return report(op, asWarning)
              << "offsets[" << bag << "] = " << offset
              << " exceeds the number of indices, " << numIndices;
     previous = offset;
@@ -98,22 +129,31 @@ LogicalResult checkOp(OffsetsOp op) {
   // Indices before offsets[0] belong to no bag and are never read.
   if (offsets->empty())
     return success();
-  return checkIndices(op, op.getIndices(), op.getTableType(), offsets->front());
+  return checkIndices(op, asWarning, op.getIndices(), op.getTableType(), offsets->front());
 }
 
-LogicalResult checkOp(SegmentsOp op) {
-  if (failed(checkIndices(op, op.getIndices(), op.getTableType())))
+LogicalResult checkOp(SegmentsOp op, bool asWarning) {
+  if (failed(checkDefault(op, asWarning)) ||
+      failed(checkIndices(op, asWarning, op.getIndices(), op.getTableType())))
     return failure();
   int64_t numSegments = op.getResultType().getDimSize(0);
-  if (std::optional<int64_t> n = getConstantIntValue(op.getNumSegments()))
+  if (std::optional<int64_t> n = getConstantIntValue(op.getMixedNumSegments())) {
+    if (*n < 0)
+      return report(op, asWarning)
+             << "num_segments must be non-negative, but got " << *n;
+    if (!ShapedType::isDynamic(numSegments) && *n != numSegments)
+      return report(op, asWarning)
+             << "num_segments is " << *n << " but the result has "
+             << numSegments << " rows";
     numSegments = *n;
+  }
   std::optional<SmallVector<int64_t>> ids =
       getConstantValues(op.getSegmentIds());
   if (!ids || ShapedType::isDynamic(numSegments))
     return success();
   for (auto [i, id] : llvm::enumerate(*ids))
     if (id < 0 || id >= numSegments)
-      return op.emitOpError() << "segment id " << id << " at segment_ids[" << i
+      return report(op, asWarning) << "segment id " << id << " at segment_ids[" << i
                               << "] is out of range [0, " << numSegments << ")";
   return success();
 }
@@ -121,17 +161,19 @@ LogicalResult checkOp(SegmentsOp op) {
 struct EmbBagVerifyConstantsPass
     : public embbag::impl::EmbBagVerifyConstantsBase<
           EmbBagVerifyConstantsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     bool failed = false;
     getOperation()->walk([&](Operation *op) {
       LogicalResult result =
           llvm::TypeSwitch<Operation *, LogicalResult>(op)
               .Case<PackedOp, OffsetsOp, SegmentsOp>(
-                  [](auto bagOp) { return checkOp(bagOp); })
+                  [&](auto bagOp) { return checkOp(bagOp, warningsOnly); })
               .Default([](Operation *) { return success(); });
       failed |= mlir::failed(result);
     });
-    if (failed)
+    if (failed && !warningsOnly)
       signalPassFailure();
   }
 };

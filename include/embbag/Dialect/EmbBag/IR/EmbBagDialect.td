@@ -35,8 +35,30 @@ def EmbBag_Dialect : Dialect {
     decreasing offsets, ...) are undefined behaviour for the op itself; the
     lowering passes check them by default and stop the program with a message
     naming the op (see `--convert-embbag-to-loops` option `checks`).
+
+    The dialect has one discardable attribute, `embbag.runtime_check`, a
+    unit attribute valid on `cf.assert` only: it marks the asserts of those
+    runtime checks, which `--convert-embbag-assert-to-llvm` rewrites to
+    report on stderr. A `cf.assert` without it is the user's and keeps its
+    upstream lowering (`convert-cf-to-llvm`).
+
+    The lowering passes rewrite the embbag ops and nothing else; the code
+    around them comes out as it went in.
   }];
   let useDefaultAttributePrinterParser = 1;
+
+  // Canonicalization and shape reification create tensor and arith ops
+  // (tensor.cast, tensor.empty, tensor.expand_shape, arith.index_cast).
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+
+  // `embbag.runtime_check` (a unit attribute) marks the `cf.assert`s that the
+  // lowerings emit for the runtime checks, so that
+  // `--convert-embbag-assert-to-llvm` rewrites those and no user assert.
+  let discardableAttrs = (ins "::mlir::UnitAttr":$runtime_check);
+  let hasOperationAttrVerify = 1;
 }
 
 class EmbBag_Op<string mnemonic, list<Trait> traits = []>

@@ -42,12 +42,18 @@ def EmbBag_IndexTensor : RankedTensorOf<[I32, I64]>;
 
 class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
     : EmbBag_Op<mnemonic, !listconcat(traits, [
-        Pure,
+        // Not Pure: the checked lowering stops the program on an invalid
+        // index, so the ops must not be hoisted or speculated (LICM) where
+        // the program would not run them; they have no memory effect, so
+        // CSE and DCE still apply.
+        NoMemoryEffect,
+        DeclareOpInterfaceMethods<ConditionallySpeculatable>,
         InferTypeOpAdaptorWithIsCompatible,
         DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                                   ["reifyResultShapes"]>])> {
   let results = (outs EmbBag_ElementTensor:$result);
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 
   code commonExtraClassDeclaration = [{
     /// The table rows are `getTable().getType().getShape().drop_front()`.
@@ -66,6 +72,19 @@ class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
           getIndicesType().getElementType());
     }
     bool isMean() { return getReduction() == ::mlir::embbag::Reduction::mean; }
+  }];
+
+  // For the ops with a `default` clause: the default index is absent, a
+  // static attribute (`default(2)`) or an SSA operand (`default(%d)`).
+  code defaultIndexAccessors = [{
+    /// The default index as given (attribute or value), or std::nullopt.
+    std::optional<::mlir::OpFoldResult> getMixedDefaultIndex() {
+      if (auto attr = getStaticDefaultIndexAttr())
+        return ::mlir::OpFoldResult(attr);
+      if (::mlir::Value value = getDefaultIndex())
+        return ::mlir::OpFoldResult(value);
+      return std::nullopt;
+    }
   }];
 }
 
@@ -165,15 +184,17 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
                        EmbBag_IndexTensor:$indices,
                        EmbBag_IndexTensor:$offsets,
                        Optional<EmbBag_IndexScalar>:$default_index,
+                       OptionalAttr<I64Attr>:$static_default_index,
                        Optional<EmbBag_ElementTensor>:$weights);
 
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `offsets` `(` $offsets `)`
-    (`default` `(` $default_index^ `)`)? (`weights` `(` $weights^ `)`)?
+    `` custom<OptionalDefault>($default_index, $static_default_index)
+    (`weights` `(` $weights^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
 
-  let extraClassDeclaration = commonExtraClassDeclaration;
+  let extraClassDeclaration = commonExtraClassDeclaration # defaultIndexAccessors;
 }
 
 //===----------------------------------------------------------------------===//
@@ -213,18 +234,28 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
                        EmbBag_TableTensor:$table,
                        EmbBag_IndexTensor:$indices,
                        EmbBag_IndexTensor:$segment_ids,
-                       EmbBag_IndexScalar:$num_segments,
+                       Optional<EmbBag_IndexScalar>:$num_segments,
+                       OptionalAttr<I64Attr>:$static_num_segments,
                        Optional<EmbBag_IndexScalar>:$default_index,
+                       OptionalAttr<I64Attr>:$static_default_index,
                        Optional<EmbBag_ElementTensor>:$weights);
 
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `segment_ids` `(` $segment_ids `)`
-    `num_segments` `(` $num_segments `)`
-    (`default` `(` $default_index^ `)`)? (`weights` `(` $weights^ `)`)?
+    `num_segments` `(` custom<DynamicOrStaticIndex>($num_segments, $static_num_segments) `)`
+    `` custom<OptionalDefault>($default_index, $static_default_index)
+    (`weights` `(` $weights^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
 
-  let extraClassDeclaration = commonExtraClassDeclaration;
+  let extraClassDeclaration = commonExtraClassDeclaration # defaultIndexAccessors # [{
+    /// `num_segments`: the static attribute or the SSA operand.
+    ::mlir::OpFoldResult getMixedNumSegments() {
+      if (auto attr = getStaticNumSegmentsAttr())
+        return attr;
+      return getNumSegments();
+    }
+  }];
 }
 
 #endif // EMBBAG_DIALECT_EMBBAG_IR_EMBBAGOPS_TD

@@ -17,13 +17,23 @@ def EmbBagVerifyConstants : Pass<"embbag-verify-constants"> {
       from `offsets[0]` on, the ones a bag reads; with non-constant offsets
       the indices are not checked);
     - offsets that are negative, decrease, or exceed the number of indices;
-    - a segment id outside `[0, num_segments)`.
+    - a segment id outside `[0, num_segments)`;
+    - a default index (constant or static, `default(%d)` or `default(2)`)
+      below -1 or outside the table;
+    - a negative `num_segments`, or one that disagrees with a static result
+      batch.
 
-    Default indices are checked by the verifier already. A check needs the
-    bound it compares against to be static: `num_emb` is dimension 0 of the
-    table type, `num_segments` a constant or dimension 0 of the result type.
-    The pass changes nothing; it fails when it reports an error.
-    `--embbag-to-llvm` runs it first.
+    The verifiers look at types and attributes only, so that IR stays valid
+    whatever other passes learn about its values (a constant may sit in code
+    that never runs); this pass is where constant values are judged. A check
+    needs the bound it compares against to be static: `num_emb` is dimension
+    0 of the table type, `num_segments` a constant or dimension 0 of the
+    result type. The pass changes nothing; it fails when it reports an error.
+    With `warnings-only` it reports warnings and never fails: that is how
+    `--embbag-to-llvm` runs it first (its option `strict-constants` makes
+    them errors), since a correct program may hold such an op in a branch it
+    never takes, and the checked lowering stops the program if the op does
+    run.
 
     Example:
 
@@ -36,6 +46,10 @@ def EmbBagVerifyConstants : Pass<"embbag-verify-constants"> {
     ```
   }];
   let dependentDialects = [];
+  let options = [
+    Option<"warningsOnly", "warnings-only", "bool", /*default=*/"false",
+           "Report warnings instead of errors, and do not fail">,
+  ];
 }
 
 #endif // EMBBAG_DIALECT_EMBBAG_TRANSFORMS_PASSES_TD

@@ -1,0 +1,752 @@
+//===- ShardingInterfaceImpl.cpp - Sharding of the embbag ops -------------===//
+//
+// shard::ShardingInterface for embbag.packed, embbag.offsets and
+// embbag.segments (docs/Sharding.md). The loops of an op are
+//
+//   [bag, column_1 .. column_k, row]     for a table [num_emb, d_1 .. d_k]
+//
+// bags and columns parallel, the gathered rows a sum reduction. Exactly one
+// of them may be split over the grid:
+//   row       (table split on dim 0): partial bags from the local rows, then
+//             shard.all_reduce; `mean` divides by the global count after it;
+//   column i  (table and result split on dim i): the op on the local columns;
+//   bag       (result split on dim 0, table replicated): the op on the local
+//             bags.
+// The index-like operands stay replicated, except the indices and weights of
+// embbag.packed for bag splits (split on dim 0 like the result).
+//
+//===----------------------------------------------------------------------===//
+
+#include "embbag/Dialect/EmbBag/IR/ShardingInterfaceImpl.h"
+
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::embbag;
+using shard::GridAxis;
+using shard::Sharding;
+
+namespace {
+
+/// The operands of any of the three ops, by role; absent ones are null.
+/// `num_segments` and `default` may be static attributes instead.
+struct BagOperands {
+  Value table, indices, bags, numSegments, defaultIndex, weights;
+  IntegerAttr staticNumSegments, staticDefault;
+};
+
+/// Which loop of the op is split over the grid.
+enum class Split { None, Row, Column, Bag };
+
+} // namespace
+
+static BagOperands getBagOperands(Operation *op) {
+  return TypeSwitch<Operation *, BagOperands>(op)
+      .Case([](PackedOp o) {
+        return BagOperands{o.getTable(), o.getIndices(), {}, {},
+                           {},           o.getWeights()};
+      })
+      .Case([](OffsetsOp o) {
+        return BagOperands{o.getTable(), o.getIndices(),      o.getOffsets(),
+                           {},           o.getDefaultIndex(), o.getWeights()};
+      })
+      .Case([](SegmentsOp o) {
+        return BagOperands{o.getTable(),        o.getIndices(),
+                           o.getSegmentIds(),   o.getNumSegments(),
+                           o.getDefaultIndex(), o.getWeights()};
+      });
+}
+
+static BagOperands mapBagOperands(const BagOperands &o, IRMapping &map) {
+  auto get = [&](Value v) { return v ? map.lookupOrDefault(v) : v; };
+  return {get(o.table),        get(o.indices),      get(o.bags),
+          get(o.numSegments),  get(o.defaultIndex), get(o.weights),
+          o.staticNumSegments, o.staticDefault};
+}
+
+/// The static `num_segments` and `default` as constants of T_IND, so that
+/// the partitioning computes with them like with SSA operands.
+static void materializeStatics(OpBuilder &b, Location loc, BagOperands &o) {
+  Type indexType = getElementTypeOrSelf(o.indices.getType());
+  auto materialize = [&](IntegerAttr &attr, Value &value) {
+    if (!attr)
+      return;
+    value = arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(indexType, attr.getInt()));
+    attr = nullptr;
+  };
+  materialize(o.staticNumSegments, o.numSegments);
+  materialize(o.staticDefault, o.defaultIndex);
+}
+
+/// Creates an op of the kind of `like` on `o`, with the result type inferred.
+static Value createBagOp(OpBuilder &b, Location loc, Operation *like,
+                         Reduction reduction, const BagOperands &o) {
+  return TypeSwitch<Operation *, Value>(like)
+      .Case([&](PackedOp) {
+        return PackedOp::create(b, loc, reduction, o.table, o.indices,
+                                o.weights);
+      })
+      .Case([&](OffsetsOp) {
+        return OffsetsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
+                                 o.defaultIndex, o.staticDefault, o.weights);
+      })
+      .Case([&](SegmentsOp) {
+        return SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
+                                  o.numSegments, o.staticNumSegments,
+                                  o.defaultIndex, o.staticDefault, o.weights);
+      });
+}
+
+static Reduction getReduction(Operation *op) {
+  return TypeSwitch<Operation *, Reduction>(op)
+      .Case<PackedOp, OffsetsOp, SegmentsOp>(
+          [](auto o) { return o.getReduction(); });
+}
+
+static int64_t getTableRank(Operation *op) {
+  return cast<RankedTensorType>(getBagOperands(op).table.getType()).getRank();
+}
+
+//===----------------------------------------------------------------------===//
+// Shardings of operands and results
+//===----------------------------------------------------------------------===//
+
+/// The dimensions of a tensor that `sharding` splits.
+static SmallVector<int64_t> splitDims(const Sharding &sharding) {
+  SmallVector<int64_t> dims;
+  if (!sharding)
+    return dims;
+  for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes()))
+    if (!axes.empty())
+      dims.push_back(dim);
+  return dims;
+}
+
+static ArrayRef<GridAxis> axesOf(const Sharding &sharding, int64_t dim) {
+  if (!sharding || dim >= (int64_t)sharding.getSplitAxes().size())
+    return {};
+  return sharding.getSplitAxes()[dim].asArrayRef();
+}
+
+static Sharding makeSharding(MLIRContext *ctx, FlatSymbolRefAttr grid,
+                             int64_t rank, int64_t dim, ArrayRef<GridAxis> axes,
+                             ArrayRef<int64_t> offsets) {
+  SmallVector<shard::GridAxesAttr> split(std::max<int64_t>(rank, 1),
+                                         shard::GridAxesAttr::get(ctx, {}));
+  if (!axes.empty())
+    split[dim] = shard::GridAxesAttr::get(ctx, axes);
+  while (split.size() > 1 && split.back().empty())
+    split.pop_back();
+  return Sharding::get(grid, split, {},
+                       axes.empty() ? ArrayRef<int64_t>{} : offsets);
+}
+
+/// The annotation a value already carries, as a definition or for its
+/// users; uneven splits keep their `sharded_dims_offsets` through it.
+static Sharding existingSharding(Value value) {
+  if (auto shardOp = value.getDefiningOp<shard::ShardOp>())
+    return Sharding(shardOp.getSharding());
+  for (Operation *user : value.getUsers())
+    if (auto shardOp = dyn_cast<shard::ShardOp>(user))
+      return Sharding(shardOp.getSharding());
+  return Sharding();
+}
+
+static ArrayRef<int64_t> offsetsIfSplitOn(const Sharding &sharding,
+                                          int64_t dim) {
+  if (splitDims(sharding) != SmallVector<int64_t>{dim})
+    return {};
+  return sharding.getStaticShardedDimsOffsets();
+}
+
+namespace {
+
+/// The split an op's sharding option describes: the loop and its grid axes.
+struct LoopSplit {
+  Split kind = Split::None;
+  int64_t column = 0; // table/result dimension for Split::Column
+  SmallVector<GridAxis> axes;
+};
+
+} // namespace
+
+static FailureOr<LoopSplit> getLoopSplit(Operation *op,
+                                         const shard::ShardingOption &option) {
+  int64_t rank = getTableRank(op);
+  LoopSplit split;
+  for (auto [loop, axes] : llvm::enumerate(option.shardingArray)) {
+    if (axes.empty())
+      continue;
+    if (split.kind != Split::None)
+      return failure();
+    split.axes = axes;
+    if (loop == 0)
+      split.kind = Split::Bag;
+    else if ((int64_t)loop == rank)
+      split.kind = Split::Row;
+    else
+      split = LoopSplit{Split::Column, (int64_t)loop, axes};
+  }
+  return split;
+}
+
+/// Records that loop `loop` is split over `axes`, failing on a conflict.
+static LogicalResult splitLoop(shard::ShardingOption &option, int64_t loop,
+                               ArrayRef<GridAxis> axes) {
+  if (axes.empty())
+    return success();
+  for (auto [other, otherAxes] : llvm::enumerate(option.shardingArray))
+    if (!otherAxes.empty() &&
+        ((int64_t)other != loop || !llvm::equal(otherAxes, axes)))
+      return failure();
+  option.shardingArray[loop].assign(axes.begin(), axes.end());
+  return success();
+}
+
+static FailureOr<shard::ShardingOption>
+getOption(Operation *op, ArrayRef<Sharding> operandShardings,
+          ArrayRef<Sharding> resultShardings) {
+  int64_t rank = getTableRank(op);
+  shard::ShardingOption option;
+  option.shardingArray.resize(rank + 1);
+  Sharding table = operandShardings[0], result = resultShardings[0];
+  // The table decides rows and columns, the result bags and columns, the
+  // indices of embbag.packed bags.
+  for (int64_t dim = 0; dim < rank; ++dim)
+    if (failed(splitLoop(option, dim == 0 ? rank : dim, axesOf(table, dim))))
+      return failure();
+  for (int64_t dim = 0; dim < rank; ++dim)
+    if (failed(splitLoop(option, dim, axesOf(result, dim))))
+      return failure();
+  if (isa<PackedOp>(op) &&
+      failed(splitLoop(option, 0, axesOf(operandShardings[1], 0))))
+    return failure();
+
+  for (const Sharding &sharding :
+       llvm::concat<const Sharding>(operandShardings, resultShardings))
+    if (sharding)
+      option.grid = sharding.getGridAttr();
+  if (!option.grid)
+    return shard::ShardingOption::makeEmpty();
+  return option;
+}
+
+/// The shardings of the operands then the result for `split`.
+static std::vector<Sharding>
+getAnnotations(Operation *op, const LoopSplit &split, FlatSymbolRefAttr grid) {
+  MLIRContext *ctx = op->getContext();
+  BagOperands o = getBagOperands(op);
+  Value result = op->getResult(0);
+  int64_t rank = getTableRank(op);
+  Sharding oldTable = existingSharding(o.table);
+  Sharding oldResult = existingSharding(result);
+
+  // Table: rows or a column split, replicated for bag splits.
+  int64_t tableDim = split.kind == Split::Row ? 0 : split.column;
+  ArrayRef<GridAxis> tableAxes =
+      split.kind == Split::Row || split.kind == Split::Column
+          ? ArrayRef<GridAxis>(split.axes)
+          : ArrayRef<GridAxis>();
+  Sharding table = makeSharding(ctx, grid, rank, tableDim, tableAxes,
+                                offsetsIfSplitOn(oldTable, tableDim));
+
+  // Result: the same column split, or the bag split.
+  int64_t resultDim = split.kind == Split::Bag ? 0 : split.column;
+  ArrayRef<GridAxis> resultAxes =
+      split.kind == Split::Bag || split.kind == Split::Column
+          ? ArrayRef<GridAxis>(split.axes)
+          : ArrayRef<GridAxis>();
+  ArrayRef<int64_t> resultOffsets = offsetsIfSplitOn(oldResult, resultDim);
+  if (resultOffsets.empty() && split.kind == Split::Column)
+    resultOffsets = offsetsIfSplitOn(oldTable, tableDim);
+  if (resultOffsets.empty() && split.kind == Split::Bag && isa<PackedOp>(op))
+    resultOffsets = offsetsIfSplitOn(existingSharding(o.indices), 0);
+
+  std::vector<Sharding> res;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type) {
+      res.push_back(Sharding());
+    } else if (operand.get() == o.table && operand.getOperandNumber() == 0) {
+      res.push_back(table);
+    } else if (isa<PackedOp>(op) && split.kind == Split::Bag) {
+      // Indices and weights of embbag.packed follow the bags.
+      res.push_back(makeSharding(ctx, grid, type.getRank(), 0, split.axes,
+                                 resultOffsets));
+    } else {
+      res.push_back(makeSharding(ctx, grid, type.getRank(), 0, {}, {}));
+    }
+  }
+  res.push_back(
+      makeSharding(ctx, grid, rank, resultDim, resultAxes, resultOffsets));
+  return res;
+}
+
+//===----------------------------------------------------------------------===//
+// Partitioning helpers
+//===----------------------------------------------------------------------===//
+
+FailureOr<ShardBounds> mlir::embbag::getShardBounds(OpBuilder &b, Location loc,
+                                                    shard::GridOp grid,
+                                                    const Sharding &sharding,
+                                                    int64_t dim,
+                                                    Value evenSize) {
+  ArrayRef<GridAxis> axes = axesOf(sharding, dim);
+  if (axes.size() != 1)
+    return emitError(loc, "embbag sharding: a dimension must be split over "
+                          "exactly one grid axis");
+  Value rank =
+      shard::ProcessMultiIndexOp::create(b, loc, grid.getSymName(), axes)
+          .getResult()[0];
+  ArrayRef<int64_t> offsets = sharding.getStaticShardedDimsOffsets();
+  if (offsets.empty()) {
+    Value offset = arith::MulIOp::create(b, loc, rank, evenSize);
+    return ShardBounds{offset, evenSize};
+  }
+  if (splitDims(sharding).size() != 1 ||
+      !sharding.getDynamicShardedDimsOffsets().empty())
+    return emitError(loc, "embbag sharding: sharded_dims_offsets must be "
+                          "static and on one dimension");
+  // Uneven shards: this process's bounds are looked up in the offsets.
+  auto type =
+      RankedTensorType::get({(int64_t)offsets.size()}, b.getIndexType());
+  Value table = arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(type, offsets));
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value next = arith::AddIOp::create(b, loc, rank, one);
+  Value lo = tensor::ExtractOp::create(b, loc, table, rank);
+  Value hi = tensor::ExtractOp::create(b, loc, table, next);
+  return ShardBounds{lo, arith::SubIOp::create(b, loc, hi, lo)};
+}
+
+static Value castIndex(OpBuilder &b, Location loc, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  return arith::IndexCastOp::create(b, loc, type, v);
+}
+
+static Value constantOf(OpBuilder &b, Location loc, Type type, double value) {
+  if (isa<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+  return arith::ConstantOp::create(b, loc,
+                                   b.getIntegerAttr(type, (int64_t)value));
+}
+
+/// An elementwise map over `inputs` (all of the shape of `inputs[0]`) giving
+/// one tensor per type in `elementTypes`.
+static SmallVector<Value> mapElementwise(
+    OpBuilder &b, Location loc, ValueRange inputs, TypeRange elementTypes,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
+  auto shape = cast<RankedTensorType>(inputs[0].getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, inputs[0]);
+  SmallVector<Value> inits;
+  SmallVector<Type> types;
+  for (Type type : elementTypes) {
+    inits.push_back(tensor::EmptyOp::create(b, loc, sizes, type));
+    types.push_back(shape.clone(type));
+  }
+  SmallVector<AffineMap> maps(
+      inputs.size() + inits.size(),
+      AffineMap::getMultiDimIdentityMap(shape.getRank(), b.getContext()));
+  SmallVector<utils::IteratorType> iterators(shape.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, types, inputs, inits, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc,
+                                body(nb, nloc, args.take_front(inputs.size())));
+      });
+  return generic.getResults();
+}
+
+static Value inRange(OpBuilder &b, Location loc, Value v, Value lo, Value hi) {
+  Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, lo);
+  Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, hi);
+  return arith::AndIOp::create(b, loc, ge, lt);
+}
+
+//===----------------------------------------------------------------------===//
+// Row split
+//===----------------------------------------------------------------------===//
+
+/// Rebases the indices owned by this process (in [lo, hi)) and points the
+/// others at local row 0 with weight 0: the bag structure, hence which bags
+/// are empty, stays that of the whole op.
+static std::pair<Value, Value> maskForeignRows(OpBuilder &b, Location loc,
+                                               const BagOperands &o,
+                                               Type elementType, Value lo,
+                                               Value hi) {
+  SmallVector<Value> inputs{o.indices};
+  if (o.weights)
+    inputs.push_back(o.weights);
+  Type indexType = getElementTypeOrSelf(o.indices.getType());
+  SmallVector<Value> res = mapElementwise(
+      b, loc, inputs, {indexType, elementType},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
+        Value owned = inRange(nb, nloc, args[0], lo, hi);
+        Value zeroIndex = constantOf(nb, nloc, indexType, 0);
+        Value weight =
+            o.weights ? args[1] : constantOf(nb, nloc, elementType, 1);
+        Value rebased = arith::SubIOp::create(nb, nloc, args[0], lo);
+        return {arith::SelectOp::create(nb, nloc, owned, rebased, zeroIndex),
+                arith::SelectOp::create(nb, nloc, owned, weight,
+                                        constantOf(nb, nloc, elementType, 0))};
+      });
+  return {res[0], res[1]};
+}
+
+/// Divides row b of `sum` by max(count[b], 1), the count being the true bag
+/// size (computed with the op itself on a table of ones), as the one-process
+/// `mean` does: in f32 for f16/bf16, in i64 for integers (truncating).
+static Value divideByBagSize(OpBuilder &b, Location loc, Operation *op,
+                             const BagOperands &local, Value sum) {
+  auto sumType = cast<RankedTensorType>(sum.getType());
+  Type elementType = sumType.getElementType();
+  Type indexType = getElementTypeOrSelf(local.indices.getType());
+  Type i64 = b.getI64Type();
+  auto onesType = RankedTensorType::get({1, 1}, i64);
+  BagOperands ones = local;
+  ones.table = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(onesType, b.getI64IntegerAttr(1)));
+  ones.indices = mapElementwise(
+      b, loc, local.indices, indexType,
+      [&](OpBuilder &nb, Location nloc, ValueRange) -> SmallVector<Value> {
+        return {constantOf(nb, nloc, indexType, 0)};
+      })[0];
+  ones.defaultIndex = ones.weights = Value();
+  ones.staticDefault = nullptr;
+  Value counts = createBagOp(b, loc, op, Reduction::sum, ones);
+
+  int64_t rank = sumType.getRank();
+  MLIRContext *ctx = b.getContext();
+  AffineMap countMap = AffineMap::get(
+      rank, 0, {getAffineDimExpr(0, ctx), getAffineConstantExpr(0, ctx)}, ctx);
+  SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                              countMap,
+                              AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, sum), elementType);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, sumType, ValueRange{sum, counts}, init, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value n = arith::MaxSIOp::create(nb, nloc, args[1],
+                                         constantOf(nb, nloc, i64, 1));
+        Value quotient;
+        if (auto floatType = dyn_cast<FloatType>(elementType)) {
+          Type wide = floatType.getWidth() < 32 ? nb.getF32Type() : floatType;
+          Value s = wide == floatType
+                        ? args[0]
+                        : arith::ExtFOp::create(nb, nloc, wide, args[0]);
+          Value q = arith::DivFOp::create(
+              nb, nloc, s, arith::SIToFPOp::create(nb, nloc, wide, n));
+          quotient = wide == floatType
+                         ? q
+                         : arith::TruncFOp::create(nb, nloc, floatType, q);
+        } else {
+          bool narrow = elementType.getIntOrFloatBitWidth() < 64;
+          Value s =
+              narrow ? arith::ExtSIOp::create(nb, nloc, i64, args[0]) : args[0];
+          Value q = arith::DivSIOp::create(nb, nloc, s, n);
+          quotient =
+              narrow ? arith::TruncIOp::create(nb, nloc, elementType, q) : q;
+        }
+        linalg::YieldOp::create(nb, nloc, quotient);
+      });
+  return generic.getResult(0);
+}
+
+static FailureOr<Value> partitionRows(OpBuilder &b, Operation *op,
+                                      const BagOperands &local,
+                                      const Sharding &tableSharding,
+                                      shard::GridOp grid) {
+  Location loc = op->getLoc();
+  Type elementType = getElementTypeOrSelf(local.table.getType());
+  if (!isa<FloatType>(elementType) && !elementType.isSignlessInteger())
+    return op->emitOpError("row-wise sharding supports float and signless "
+                           "integer tables only");
+  Value rows = tensor::DimOp::create(b, loc, local.table, 0);
+  FailureOr<ShardBounds> bounds =
+      getShardBounds(b, loc, grid, tableSharding, 0, rows);
+  if (failed(bounds))
+    return failure();
+  Type indexType = getElementTypeOrSelf(local.indices.getType());
+  Value lo = castIndex(b, loc, bounds->offset, indexType);
+  Value hi = castIndex(
+      b, loc, arith::AddIOp::create(b, loc, bounds->offset, bounds->size),
+      indexType);
+
+  BagOperands part = local;
+  std::tie(part.indices, part.weights) =
+      maskForeignRows(b, loc, local, elementType, lo, hi);
+  if (local.defaultIndex) {
+    // Only the owner of the default row contributes it; -1 elsewhere.
+    Value rebased = arith::SubIOp::create(b, loc, local.defaultIndex, lo);
+    part.defaultIndex = arith::SelectOp::create(
+        b, loc, inRange(b, loc, local.defaultIndex, lo, hi), rebased,
+        constantOf(b, loc, indexType, -1));
+  }
+  // A mean is a sum until every process's part is in.
+  Value partial = createBagOp(b, loc, op, Reduction::sum, part);
+  Value sum = shard::AllReduceOp::create(b, loc, partial, grid.getSymName(),
+                                         axesOf(tableSharding, 0),
+                                         shard::ReductionKind::Sum);
+  if (getReduction(op) != Reduction::mean)
+    return sum;
+  return divideByBagSize(b, loc, op, local, sum);
+}
+
+//===----------------------------------------------------------------------===//
+// Bag split
+//===----------------------------------------------------------------------===//
+
+static Value sliceDim0(OpBuilder &b, Location loc, Value tensor, Value offset,
+                       Value size) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  offsets[0] = getAsOpFoldResult(offset);
+  sizes[0] = getAsOpFoldResult(size);
+  return tensor::ExtractSliceOp::create(b, loc, tensor, offsets, sizes,
+                                        strides);
+}
+
+/// embbag.offsets on bags [lo, lo + size): the local offsets stay absolute,
+/// so the indices are cut at the first index of the next process's bags.
+static Value partitionOffsetsBags(OpBuilder &b, Location loc, Operation *op,
+                                  const BagOperands &local,
+                                  const ShardBounds &bounds) {
+  Value batch = tensor::DimOp::create(b, loc, local.bags, 0);
+  Value numIndices = tensor::DimOp::create(b, loc, local.indices, 0);
+  Value hi = arith::AddIOp::create(b, loc, bounds.offset, bounds.size);
+  Value hasNext =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, hi, batch);
+  auto end = scf::IfOp::create(
+      b, loc, hasNext,
+      [&](OpBuilder &nb, Location nloc) {
+        Value next = tensor::ExtractOp::create(nb, nloc, local.bags, hi);
+        scf::YieldOp::create(nb, nloc,
+                             castIndex(nb, nloc, next, nb.getIndexType()));
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, numIndices);
+      });
+  // Offsets breaking the contract are clamped here and caught by the
+  // lowering's checks on the local op.
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value cut = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, end.getResult(0), zero),
+      numIndices);
+  BagOperands part = local;
+  part.bags = sliceDim0(b, loc, local.bags, bounds.offset, bounds.size);
+  part.indices = sliceDim0(b, loc, local.indices, zero, cut);
+  if (local.weights)
+    part.weights = sliceDim0(b, loc, local.weights, zero, cut);
+  return createBagOp(b, loc, op, getReduction(op), part);
+}
+
+/// embbag.segments on segments [lo, lo + size): the others' ids go to one
+/// extra segment, which is dropped.
+static Value partitionSegmentBags(OpBuilder &b, Location loc, Operation *op,
+                                  const BagOperands &local,
+                                  const ShardBounds &bounds) {
+  Type indexType = local.numSegments.getType();
+  Value lo = castIndex(b, loc, bounds.offset, indexType);
+  Value size = castIndex(b, loc, bounds.size, indexType);
+  Value hi = arith::AddIOp::create(b, loc, lo, size);
+  BagOperands part = local;
+  part.bags = mapElementwise(
+      b, loc, local.bags, indexType,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
+        Value rebased = arith::SubIOp::create(nb, nloc, args[0], lo);
+        return {arith::SelectOp::create(
+            nb, nloc, inRange(nb, nloc, args[0], lo, hi), rebased, size)};
+      })[0];
+  part.numSegments =
+      arith::AddIOp::create(b, loc, size, constantOf(b, loc, indexType, 1));
+  Value all = createBagOp(b, loc, op, getReduction(op), part);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return sliceDim0(b, loc, all, zero, bounds.size);
+}
+
+static FailureOr<Value> partitionBags(OpBuilder &b, Operation *op,
+                                      const BagOperands &local,
+                                      const Sharding &resultSharding,
+                                      shard::GridOp grid) {
+  Location loc = op->getLoc();
+  if (isa<PackedOp>(op))
+    return createBagOp(b, loc, op, getReduction(op), local);
+  Value batch = isa<OffsetsOp>(op)
+                    ? Value(tensor::DimOp::create(b, loc, local.bags, 0))
+                    : castIndex(b, loc, local.numSegments, b.getIndexType());
+  int64_t count = shard::collectiveProcessGroupSize(axesOf(resultSharding, 0),
+                                                    grid.getShape());
+  Value evenSize = arith::DivUIOp::create(
+      b, loc, batch, arith::ConstantIndexOp::create(b, loc, count));
+  FailureOr<ShardBounds> bounds =
+      getShardBounds(b, loc, grid, resultSharding, 0, evenSize);
+  if (failed(bounds))
+    return failure();
+  if (isa<OffsetsOp>(op))
+    return partitionOffsetsBags(b, loc, op, local, *bounds);
+  return partitionSegmentBags(b, loc, op, local, *bounds);
+}
+
+//===----------------------------------------------------------------------===//
+// The interface
+//===----------------------------------------------------------------------===//
+
+/// Every operand but the table must be replicated, except the indices and
+/// weights of embbag.packed split like its bags.
+static LogicalResult
+checkOperandShardings(Operation *op, ArrayRef<Sharding> operands, Split split) {
+  for (auto [i, sharding] : llvm::enumerate(operands)) {
+    if (i == 0 || !sharding || splitDims(sharding).empty())
+      continue;
+    if (isa<PackedOp>(op) && split == Split::Bag &&
+        splitDims(sharding) == SmallVector<int64_t>{0})
+      continue;
+    return op->emitOpError("sharding: operand ")
+           << i << " must be replicated (only the table, the result and "
+           << "embbag.packed's indices and weights may be split)";
+  }
+  return success();
+}
+
+static FailureOr<Split> classify(Operation *op, const Sharding &table,
+                                 const Sharding &result) {
+  SmallVector<int64_t> tableDims = splitDims(table);
+  SmallVector<int64_t> resultDims = splitDims(result);
+  if (tableDims.size() > 1 || resultDims.size() > 1)
+    return op->emitOpError("sharding: at most one dimension may be split");
+  if (!tableDims.empty() && tableDims[0] == 0 && resultDims.empty())
+    return Split::Row;
+  if (tableDims.empty() && resultDims.empty())
+    return Split::None;
+  if (tableDims.empty() && resultDims[0] == 0)
+    return Split::Bag;
+  if (tableDims == resultDims && tableDims[0] > 0)
+    return Split::Column;
+  return op->emitOpError("sharding: unsupported combination of table and "
+                         "result shardings (rows: result replicated; "
+                         "columns: both split on the same dimension; bags: "
+                         "table replicated)");
+}
+
+namespace {
+
+template <typename OpTy>
+struct BagShardingModel
+    : public shard::ShardingInterface::ExternalModel<BagShardingModel<OpTy>,
+                                                     OpTy> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    SmallVector<utils::IteratorType> types(getTableRank(op),
+                                           utils::IteratorType::parallel);
+    types.push_back(utils::IteratorType::reduction);
+    return types;
+  }
+
+  SmallVector<shard::ReductionKind>
+  getReductionLoopIteratorKinds(Operation *) const {
+    return {shard::ReductionKind::Sum};
+  }
+
+  FailureOr<shard::ShardingOption>
+  getShardingOption(Operation *op, ArrayRef<Sharding> operandShardings,
+                    ArrayRef<Sharding> resultShardings) const {
+    return getOption(op, operandShardings, resultShardings);
+  }
+
+  FailureOr<std::vector<Sharding>>
+  getShardingAnnotations(Operation *op,
+                         const shard::ShardingOption &option) const {
+    FailureOr<LoopSplit> split = getLoopSplit(op, option);
+    if (failed(split))
+      return failure();
+    return getAnnotations(op, *split, option.grid);
+  }
+
+  LogicalResult
+  addShardingAnnotations(Operation *op, OpBuilder &b,
+                         const shard::ShardingOption &option) const {
+    FailureOr<std::vector<Sharding>> shardings =
+        getShardingAnnotations(op, option);
+    if (failed(shardings))
+      return failure();
+    for (OpOperand &operand : op->getOpOperands())
+      if ((*shardings)[operand.getOperandNumber()])
+        shard::maybeInsertSourceShardingAnnotation(
+            (*shardings)[operand.getOperandNumber()], operand, b);
+    shard::maybeInsertTargetShardingAnnotation(shardings->back(),
+                                               op->getResult(0), b);
+    return success();
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<Sharding> operandShardings,
+                          ArrayRef<Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &b) const {
+    Sharding table = operandShardings[0], result = resultShardings[0];
+    FailureOr<Split> split = classify(op, table, result);
+    if (failed(split) ||
+        failed(checkOperandShardings(op, operandShardings, *split)))
+      return failure();
+    IRMapping operands;
+    operands.map(op->getOperands(), partitionedOperands);
+    BagOperands local = mapBagOperands(getBagOperands(op), operands);
+    materializeStatics(b, op->getLoc(), local);
+    FlatSymbolRefAttr gridName =
+        table ? table.getGridAttr() : result.getGridAttr();
+    shard::GridOp grid = shard::getGrid(op, gridName, symbolTable);
+
+    FailureOr<Value> res;
+    if (*split == Split::Row)
+      res = partitionRows(b, op, local, table, grid);
+    else if (*split == Split::Bag)
+      res = partitionBags(b, op, local, result, grid);
+    else
+      res = createBagOp(b, op->getLoc(), op, getReduction(op), local);
+    if (failed(res))
+      return failure();
+
+    // The partition pass types the function from these values: make them
+    // the shard type of the result (static where every shard agrees).
+    Type expected = shard::shardType(op->getResult(0).getType(), grid,
+                                     result ? result : Sharding(gridName));
+    Value value = *res;
+    if (value.getType() != expected)
+      value = tensor::CastOp::create(b, op->getLoc(), expected, value);
+    partitionMap.map(op->getResult(0), value);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::embbag::registerShardingInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, EmbBagDialect *) {
+    ctx->loadDialect<arith::ArithDialect, linalg::LinalgDialect,
+                     scf::SCFDialect, shard::ShardDialect,
+                     tensor::TensorDialect>();
+    PackedOp::attachInterface<BagShardingModel<PackedOp>>(*ctx);
+    OffsetsOp::attachInterface<BagShardingModel<OffsetsOp>>(*ctx);
+    SegmentsOp::attachInterface<BagShardingModel<SegmentsOp>>(*ctx);
+  });
+}

@@ -1,0 +1,46 @@
+// Bytecode carries the embbag dialect version (2), so that a later embbag
+// can tell which form of the ops a file holds.
+//
+// The writer records version 2 (varint 2 = byte 05) for embbag:
+// RUN: embbag-opt %s --emit-bytecode -o %t.mlirbc
+// RUN: %python %S/Inputs/dialect_versions.py %t.mlirbc | FileCheck %s --check-prefix=WRITTEN
+// WRITTEN: embbag: version 05
+//
+// What it wrote reads back:
+// RUN: embbag-opt %t.mlirbc | FileCheck %s
+//
+// A checked-in file of version 2 (this file, embbag-opt --emit-bytecode)
+// loads:
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v2.mlirbc | FileCheck %s --check-prefix=WRITTEN
+// RUN: embbag-opt %S/Inputs/embbag-v2.mlirbc | FileCheck %s
+//
+// Version 1 files predate the static default/num_segments forms, which
+// changed the ops' properties: they are refused with a diagnostic instead
+// of being decoded wrongly. (Unversioned files, written before versioning,
+// cannot be told apart and fail while decoding their properties.)
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v1-old-properties.mlirbc | FileCheck %s --check-prefix=V1
+// V1: embbag: version 03
+// RUN: not embbag-opt %S/Inputs/embbag-v1-old-properties.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED1
+// REFUSED1: error: embbag dialect bytecode version 1 is not supported (this build reads versions 2 to 2)
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/unversioned.mlirbc | FileCheck %s --check-prefix=OLD
+// OLD: embbag: unversioned
+// RUN: not embbag-opt %S/Inputs/unversioned.mlirbc 2>&1 | FileCheck %s --check-prefix=UNVERSIONED
+// UNVERSIONED: error:
+//
+// A file from a newer embbag (written by a build with version 7) is refused
+// rather than read with today's meaning of the ops:
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v7-future.mlirbc | FileCheck %s --check-prefix=FUTURE
+// FUTURE: embbag: version 0f
+// RUN: not embbag-opt %S/Inputs/embbag-v7-future.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED
+// REFUSED: error: embbag dialect bytecode version 7 is not supported (this build reads versions 2 to 2)
+
+// CHECK-LABEL: func.func @bags(
+// CHECK:         embbag.packed sum %{{.*}}[%{{.*}}] weights(%{{.*}}) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+// CHECK:         embbag.offsets mean %{{.*}}[%{{.*}}] offsets(%{{.*}}) default(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64) -> tensor<3x2xf32>
+// CHECK:         embbag.segments sum %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64) -> tensor<?x2xf32>
+func.func @bags(%table: tensor<5x2xf32>, %indices: tensor<3x2xi32>, %w: tensor<3x2xf32>, %i1: tensor<4xi64>, %off: tensor<3xi64>, %d: i64, %seg: tensor<4xi64>, %n: i64) -> (tensor<3x2xf32>, tensor<3x2xf32>, tensor<?x2xf32>) {
+  %0 = embbag.packed sum %table[%indices] weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %1 = embbag.offsets mean %table[%i1] offsets(%off) default(%d) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64) -> tensor<3x2xf32>
+  %2 = embbag.segments sum %table[%i1] segment_ids(%seg) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64) -> tensor<?x2xf32>
+  return %0, %1, %2 : tensor<3x2xf32>, tensor<3x2xf32>, tensor<?x2xf32>
+}

@@ -1,0 +1,19 @@
+// RUN: embbag-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(shard-partition))'
+
+shard.grid @grid(shape = 2)
+
+// The indices of embbag.offsets cannot be split: bags would cross ranks.
+func.func @split_offsets_indices(%t: tensor<4x4xf32>, %i: tensor<6xi32>, %o: tensor<3xi32>) -> tensor<3x4xf32> {
+  %r0 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %t0 = shard.shard %t to %r0 : tensor<4x4xf32>
+  %t1 = shard.shard %t0 to %r0 annotate_for_users : tensor<4x4xf32>
+  %i0 = shard.shard %i to %s : tensor<6xi32>
+  %i1 = shard.shard %i0 to %s annotate_for_users : tensor<6xi32>
+  %o0 = shard.shard %o to %r0 : tensor<3xi32>
+  %o1 = shard.shard %o0 to %r0 annotate_for_users : tensor<3xi32>
+  // expected-error @+1 {{'embbag.offsets' op sharding: operand 1 must be replicated}}
+  %r = embbag.offsets sum %t1[%i1] offsets(%o1) : (tensor<4x4xf32>, tensor<6xi32>, tensor<3xi32>) -> tensor<3x4xf32>
+  %rs = shard.shard %r to %r0 : tensor<3x4xf32>
+  return %rs : tensor<3x4xf32>
+}
