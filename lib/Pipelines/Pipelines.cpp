@@ -70,6 +70,7 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLinalg(linalg));
   }
   ConvertEmbBagToLoopsOptions loops;
+  loops.target = options.target;
   loops.vectorBits = options.vectorBits;
   loops.maxVectors = options.maxVectors;
   loops.prefetchDistance = options.prefetchDistance;

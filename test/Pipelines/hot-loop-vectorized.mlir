@@ -6,11 +6,10 @@
 // the others, a fifth one of the row's last element (at byte 252).
 
 // REQUIRES: x86-registered-target
-// RUN: embbag-opt %s --embbag-to-llvm | mlir-translate --mlir-to-llvmir \
+// RUN: embbag-opt %s --embbag-to-llvm="target=avx2" | mlir-translate --mlir-to-llvmir \
 // RUN:   | FileCheck %s --check-prefix=LLVMIR
-// RUN: embbag-opt %s --embbag-to-llvm | mlir-translate --mlir-to-llvmir \
-// RUN:   | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver3 \
-// RUN:   | FileCheck %s --check-prefix=ASM
+// RUN: embbag-opt %s --embbag-to-llvm="target=avx2" | mlir-translate --mlir-to-llvmir \
+// RUN:   | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver3 | FileCheck %s --check-prefix=ASM
 
 // LLVMIR-NOT: masked.gather
 // LLVMIR-LABEL: define void @packed(
@@ -35,10 +34,10 @@
 // ASM-COUNT-8: vaddps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM: {{jl|jne|jb|jg}} .LBB
-func.func @packed(%t: tensor<1000x64xf32>, %i: tensor<?x?xi32>,
+func.func @packed(%t: tensor<100000x64xf32>, %i: tensor<?x?xi32>,
                   %out: memref<?x64xf32>) attributes {llvm.emit_c_interface} {
   %r = embbag.packed sum %t[%i]
-      : (tensor<1000x64xf32>, tensor<?x?xi32>) -> tensor<?x64xf32>
+      : (tensor<100000x64xf32>, tensor<?x?xi32>) -> tensor<?x64xf32>
   bufferization.materialize_in_destination %r in restrict writable %out
       : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
   return
@@ -58,11 +57,11 @@ func.func @packed(%t: tensor<1000x64xf32>, %i: tensor<?x?xi32>,
 // ASM-COUNT-8: vfmadd231ps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM: {{jl|jne|jb|jg}} .LBB
-func.func @offsets(%t: tensor<1000x64xf32>, %i: tensor<?xi32>,
+func.func @offsets(%t: tensor<100000x64xf32>, %i: tensor<?xi32>,
                    %o: tensor<?xi32>, %w: tensor<?xf32>,
                    %out: memref<?x64xf32>) attributes {llvm.emit_c_interface} {
   %r = embbag.offsets sum %t[%i] offsets(%o) weights(%w)
-      : (tensor<1000x64xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xf32>)
+      : (tensor<100000x64xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xf32>)
       -> tensor<?x64xf32>
   bufferization.materialize_in_destination %r in restrict writable %out
       : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
@@ -83,11 +82,11 @@ func.func @offsets(%t: tensor<1000x64xf32>, %i: tensor<?xi32>,
 // ASM-COUNT-8: vfmadd231ps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM: {{jl|jne|jb|jg}} .LBB
-func.func @segments(%t: tensor<1000x64xf32>, %i: tensor<?xi32>,
+func.func @segments(%t: tensor<100000x64xf32>, %i: tensor<?xi32>,
                     %s: tensor<?xi32>, %n: i32, %w: tensor<?xf32>,
                     %out: memref<?x64xf32>) attributes {llvm.emit_c_interface} {
   %r = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) weights(%w)
-      : (tensor<1000x64xf32>, tensor<?xi32>, tensor<?xi32>, i32, tensor<?xf32>)
+      : (tensor<100000x64xf32>, tensor<?xi32>, tensor<?xi32>, i32, tensor<?xf32>)
       -> tensor<?x64xf32>
   bufferization.materialize_in_destination %r in restrict writable %out
       : (tensor<?x64xf32>, memref<?x64xf32>) -> ()

@@ -63,21 +63,30 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     "::mlir::vector::VectorDialect",
   ];
   let options = [
-    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
-           "Width in bits of the vectors the row is accumulated in (256 for "
-           "AVX2, 512 for AVX-512); the vector length is this divided by "
-           "the accumulator element width">,
+    Option<"target", "target", "std::string", /*default=*/"\"host\"",
+           "The machine the kernels are for: host (the compiling machine, "
+           "asked from LLVM), avx512, avx2 or generic (128-bit vectors). "
+           "It sets the default vector width, the vector registers the "
+           "register blocking counts on (32 with AVX-512, else 16) and "
+           "whether masks live in mask registers">,
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "Width in bits of the vectors the row is accumulated in (0: the "
+           "target's, 512 for AVX-512, 256 for AVX2); the vector length is "
+           "this divided by the accumulator element width">,
     Option<"maxVectors", "max-vectors", "unsigned", /*default=*/"0",
            "Number of accumulator vectors kept in registers per pass over a "
            "bag (register blocking along the row); 0 picks it from the "
            "register file: a static row takes as few passes as the vector "
-           "registers left by the weight and the tail mask allow, a dynamic "
-           "row 8 vectors per pass">,
+           "registers left by the weight and the tail mask allow; a dynamic "
+           "row gets a version of the kernel per vector count up to that "
+           "budget and chunks of it beyond">,
     Option<"prefetchDistance", "prefetch-distance", "int", /*default=*/"-1",
            "Prefetch the row chunk this many indices ahead in the index "
-           "list (across bags); -1 picks it from the row size (about 16 KiB "
-           "of rows in flight, 16 to 128 indices; 16 for a table of at "
-           "most 4 MiB), 0 emits no prefetch">,
+           "list (across bags); -1 decides from the table's size and the "
+           "row length, at run time when they are dynamic: none for a "
+           "table of at most 512 KiB, 16 indices ahead up to 4 MiB, else "
+           "about 16 KiB of rows in flight (16 to 128 indices); 0 emits no "
+           "prefetch">,
     Option<"unroll", "unroll", "unsigned", /*default=*/"1",
            "Unroll the loop over a bag's indices by this factor (the "
            "remainder runs in an epilogue loop)">,

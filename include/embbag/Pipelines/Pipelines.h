@@ -24,11 +24,16 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
           clEnumValN(LoweringPath::Linalg, "linalg",
                      "linalg.generic for embbag.packed, loops for the "
                      "others"))};
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("The machine the kernels are for: host (default), "
+                     "avx512, avx2 or generic"),
+      llvm::cl::init("host")};
   PassOptions::Option<unsigned> vectorBits{
       *this, "vector-bits",
-      llvm::cl::desc("Width in bits of the accumulator vectors (256: AVX2, "
-                     "512: AVX-512)"),
-      llvm::cl::init(256)};
+      llvm::cl::desc("Width in bits of the accumulator vectors (0: the "
+                     "target's; 256: AVX2, 512: AVX-512)"),
+      llvm::cl::init(0)};
   PassOptions::Option<unsigned> maxVectors{
       *this, "max-vectors",
       llvm::cl::desc("Accumulator vectors kept in registers per pass over a "

@@ -1,6 +1,6 @@
-// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0" --canonicalize --cse | FileCheck %s
-// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 vector-bits=512" --canonicalize --cse | FileCheck %s --check-prefix=AVX512
-// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 max-vectors=8 prefetch-distance=0" --canonicalize --cse | FileCheck %s --check-prefix=FIXED
+// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2 checks=0" --canonicalize --cse | FileCheck %s
+// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx512 checks=0" --canonicalize --cse | FileCheck %s --check-prefix=AVX512
+// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2 checks=0 max-vectors=8 prefetch-distance=0" --canonicalize --cse | FileCheck %s --check-prefix=FIXED
 
 // Register blocking and prefetch. By default a static row takes as few
 // passes over each bag as the vector registers allow (16 with AVX2, less one
@@ -11,15 +11,15 @@
 // several passes, the first one prefetches the whole row and the others none.
 
 // 128 floats = 16 vectors, weighted: a pass of 15 and a pass of 1 (16
-// accumulators and the weight do not fit). The 512-byte rows of a table of
-// unknown size are prefetched 32 indices ahead (16 KiB) by the first pass, one prefetch per 64-byte line; the
+// accumulators and the weight do not fit). The 512-byte rows of a 51 MB
+// table are prefetched 32 indices ahead (16 KiB) by the first pass, one prefetch per 64-byte line; the
 // second pass prefetches nothing. Rows of whole lines are prefetched by a
 // loop without the extra prefetch of the last element when the table's
 // rows start on cache lines (its first element and row stride, checked
 // once), by one with it otherwise.
 // CHECK-LABEL: func.func @row128(
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
-// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<?x128xf32> to memref<?x128xf32, strided<[?, ?], offset: ?>>
+// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<100000x128xf32> to memref<100000x128xf32, strided<[?, ?], offset: ?>>
 // CHECK:         memref.extract_strided_metadata %[[BUF]]
 // CHECK:         memref.extract_aligned_pointer_as_index %[[BUF]]
 // CHECK:         arith.andi
@@ -30,7 +30,7 @@
 // CHECK:               %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C32]] : index
 // CHECK:               %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
 // CHECK:               tensor.extract %{{.*}}[%[[CLAMPED]]]
-// CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}], read, locality<3>, data : memref<?x128xf32, strided<[?, ?], offset: ?>>
+// CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}], read, locality<3>, data : memref<100000x128xf32, strided<[?, ?], offset: ?>>
 // CHECK-NOT:           memref.prefetch
 // CHECK-COUNT-15:      vector.transfer_read
 // CHECK-NOT:           vector.transfer_read
@@ -55,8 +55,8 @@
 // FIXED-NOT:     bufferization.to_buffer
 // FIXED:         scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // FIXED-NOT:     memref.prefetch
-func.func @row128(%t: tensor<?x128xf32>, %i: tensor<?x32xi32>, %w: tensor<?x32xf32>) -> tensor<?x128xf32> {
-  %r = embbag.packed sum %t[%i] weights(%w) : (tensor<?x128xf32>, tensor<?x32xi32>, tensor<?x32xf32>) -> tensor<?x128xf32>
+func.func @row128(%t: tensor<100000x128xf32>, %i: tensor<?x32xi32>, %w: tensor<?x32xf32>) -> tensor<?x128xf32> {
+  %r = embbag.packed sum %t[%i] weights(%w) : (tensor<100000x128xf32>, tensor<?x32xi32>, tensor<?x32xf32>) -> tensor<?x128xf32>
   return %r : tensor<?x128xf32>
 }
 
@@ -69,8 +69,8 @@ func.func @row128(%t: tensor<?x128xf32>, %i: tensor<?x32xi32>, %w: tensor<?x32xf
 // CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-NOT:     scf.for
 // CHECK:         return
-func.func @row128_sum(%t: tensor<1000x128xf32>, %i: tensor<?x32xi32>) -> tensor<?x128xf32> {
-  %r = embbag.packed sum %t[%i] : (tensor<1000x128xf32>, tensor<?x32xi32>) -> tensor<?x128xf32>
+func.func @row128_sum(%t: tensor<100000x128xf32>, %i: tensor<?x32xi32>) -> tensor<?x128xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<100000x128xf32>, tensor<?x32xi32>) -> tensor<?x128xf32>
   return %r : tensor<?x128xf32>
 }
 
@@ -90,26 +90,7 @@ func.func @row100_weighted(%t: tensor<1000x100xf32>, %i: tensor<?x32xi32>, %w: t
   return %r : tensor<?x100xf32>
 }
 
-// A dynamic row: passes of 8 vectors and a masked epilogue whose prefetch
-// columns are clamped to the row, rows prefetched 64 indices ahead.
-// CHECK-LABEL: func.func @dynamic_row(
-// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
-// CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<?x?xf16> to memref<?x?xf16, strided<[?, ?], offset: ?>>
-// CHECK:         %[[LASTPOS:[a-z0-9]+]] = arith.subi %{{.*}}, %c1 : index
-// CHECK:         %[[LASTCOL:[a-z0-9]+]] = arith.subi %{{.*}}, %c1 : index
-// CHECK:         scf.if
-// CHECK:           scf.for %[[J:[a-z0-9]+]] =
-// CHECK:             %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C64]] : index
-// CHECK:             arith.minui %[[AHEAD]], %[[LASTPOS]] : index
-// CHECK:             memref.prefetch %[[BUF]]
-// CHECK:             %[[COL:[a-z0-9]+]] = arith.minui %{{.*}}, %[[LASTCOL]] : index
-// CHECK:             memref.prefetch %[[BUF]][%{{.*}}, %[[COL]]]
-func.func @dynamic_row(%t: tensor<?x?xf16>, %i: tensor<?x?xi64>) -> tensor<?x?xf16> {
-  %r = embbag.packed mean %t[%i] : (tensor<?x?xf16>, tensor<?x?xi64>) -> tensor<?x?xf16>
-  return %r : tensor<?x?xf16>
-}
-
-// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 unroll=2" --canonicalize --cse | FileCheck %s --check-prefix=UNROLL
+// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2 checks=0 unroll=2" --canonicalize --cse | FileCheck %s --check-prefix=UNROLL
 // `unroll` unrolls the loop over a bag's indices; an epilogue loop takes the
 // remainder and continues from the unrolled loop's sums.
 // UNROLL-LABEL: func.func @unrolled(
@@ -124,14 +105,24 @@ func.func @dynamic_row(%t: tensor<?x?xf16>, %i: tensor<?x?xi64>) -> tensor<?x?xf
 // UNROLL:           scf.for %{{.*}} step %c2
 // UNROLL:           scf.for %{{.*}} step %c1
 // UNROLL:         vector.transfer_write %[[IF]]#0
-func.func @unrolled(%t: tensor<1000x64xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>, %w: tensor<?xf32>) -> tensor<?x64xf32> {
-  %r = embbag.offsets sum %t[%i] offsets(%o) weights(%w) : (tensor<1000x64xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xf32>) -> tensor<?x64xf32>
+func.func @unrolled(%t: tensor<100000x64xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>, %w: tensor<?xf32>) -> tensor<?x64xf32> {
+  %r = embbag.offsets sum %t[%i] offsets(%o) weights(%w) : (tensor<100000x64xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xf32>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
 }
 
-// A table known to fit in 4 MiB is prefetched 16 indices ahead whatever its
-// rows (it lives in the last-level cache); a larger one keeps 16 KiB of rows
-// in flight: 64 rows of 256 bytes.
+// A table known to fit in 512 KiB (the L2 cache) is not prefetched; one
+// known to fit in 4 MiB is prefetched 16 indices ahead whatever its rows (it
+// lives in the last-level cache); a larger one keeps 16 KiB of rows in
+// flight: 64 rows of 256 bytes.
+// CHECK-LABEL: func.func @l2_table(
+// CHECK-NOT:     bufferization.to_buffer
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+func.func @l2_table(%t: tensor<2048x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<2048x64xf32>, tensor<?x8xi32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+
 // CHECK-LABEL: func.func @cached_table(
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>
@@ -149,5 +140,34 @@ func.func @cached_table(%t: tensor<4096x64xf32>, %i: tensor<?x8xi32>) -> tensor<
 // CHECK:           memref.prefetch
 func.func @dram_table(%t: tensor<16385x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf32> {
   %r = embbag.packed sum %t[%i] : (tensor<16385x64xf32>, tensor<?x8xi32>) -> tensor<?x64xf32>
+  return %r : tensor<?x64xf32>
+}
+
+// A table of unknown size: the distance (16 ahead up to 4 MiB, else 64 for
+// rows of 256 bytes) and whether to prefetch at all (above 512 KiB) are
+// computed once, before the bag loop; each pass over a bag branches to a
+// loop with prefetches (two: rows on cache lines or not) or one without.
+// CHECK-LABEL: func.func @unknown_size_table(
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         %[[BYTES:.*]] = arith.muli %{{.*}}, %c256 : index
+// CHECK:         %[[SMALL:.*]] = arith.cmpi ule, %[[BYTES]], %c4194304 : index
+// CHECK:         %[[DIST:.*]] = arith.select %[[SMALL]], %[[C16]], %[[C64]] : index
+// CHECK:         %[[ON:.*]] = arith.cmpi ugt, %[[BYTES]], %c524288 : index
+// CHECK:         scf.for
+// CHECK:           scf.if %[[ON]]
+// CHECK:             scf.if
+// CHECK:               scf.for %[[J:[a-z0-9]+]] =
+// CHECK-NEXT:            arith.addi %[[J]], %[[DIST]] : index
+// CHECK:                 memref.prefetch
+// CHECK:             } else {
+// CHECK:               scf.for
+// CHECK:                 memref.prefetch
+// CHECK:           } else {
+// CHECK:             scf.for
+// CHECK-NOT:           memref.prefetch
+// CHECK:               scf.yield
+func.func @unknown_size_table(%t: tensor<?x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<?x64xf32>, tensor<?x8xi32>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
 }

@@ -1,5 +1,5 @@
-// RUN: embbag-opt %s --convert-embbag-to-loops --canonicalize --cse | FileCheck %s
-// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0" --canonicalize --cse | FileCheck %s --check-prefix=UNCHECKED
+// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2" --canonicalize --cse | FileCheck %s
+// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2 checks=0" --canonicalize --cse | FileCheck %s --check-prefix=UNCHECKED
 
 // The kernel shape: checks first (apart from the row loops): the offsets
 // (the first non-negative, none below the one before it, eight pairs at a

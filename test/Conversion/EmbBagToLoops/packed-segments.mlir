@@ -1,4 +1,4 @@
-// RUN: embbag-opt %s --convert-embbag-to-loops --canonicalize --cse | FileCheck %s
+// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2" --canonicalize --cse | FileCheck %s
 
 // Packed: bag b holds indices[b * L, (b + 1) * L) of the flattened indices.
 // A row shorter than a vector (3 floats) is read whole, unmasked.

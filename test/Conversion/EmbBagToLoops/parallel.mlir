@@ -1,10 +1,10 @@
-// RUN: embbag-opt %s --convert-embbag-to-loops="parallel=1 checks=0" --canonicalize --cse | FileCheck %s
-// RUN: embbag-opt %s --embbag-to-llvm="parallel=1" --mlir-print-ir-before=convert-embbag-assert-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
+// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2 parallel=1 checks=0" --canonicalize --cse | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="target=avx2 parallel=1" --mlir-print-ir-before=convert-embbag-assert-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
 
 // With `parallel`, the bag loop is an scf.forall: each bag computes its
 // result row in a [1, row] slice of the shared output and inserts it with
 // tensor.parallel_insert_slice; the loops inside are those of the sequential
-// kernel. --embbag-to-llvm="parallel=1" makes it an OpenMP worksharing loop.
+// kernel. --embbag-to-llvm="target=avx2 parallel=1" makes it an OpenMP worksharing loop.
 
 // CHECK-LABEL: func.func @offsets(
 // CHECK:         %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<?x64xf32>

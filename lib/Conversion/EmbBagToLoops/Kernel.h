@@ -1,0 +1,206 @@
+//===- Kernel.h - The embbag loop kernel, private to EmbBagToLoops -*- C++
+//-*-===//
+//
+// Every embbag op is brought to one normal form (`BagProblem`): a list of bags
+// over a 2-D table [num_emb, row] and a 1-D index list. One kernel lowers it:
+// for each bag, for each chunk of the row, one pass over the bag's indices
+// accumulating the chunk in vector iter_args, one store per chunk. The
+// decisions are taken in one file each:
+//
+//   NormalForms.cpp, SegmentsNormalForm.cpp   op -> BagProblem (+ checks)
+//   KernelShape.cpp      vector length, register budget, the target
+//   Prefetch.cpp         whether and how far ahead to prefetch, and the
+//                        prefetches of a row
+//   RowChunk.cpp         one pass over a bag for a chunk of the row
+//   RowPlan.cpp          the passes of a row whose vector count is known at
+//                        compile time; the bag loop around them
+//   RowLengthDispatch.cpp   a row length known only at run time: one version
+//                        of the bag loop per number of vectors, picked by
+//                        scf.index_switch, and a chunked loop for long rows
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_KERNEL_H
+#define EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_KERNEL_H
+
+#include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <functional>
+
+namespace mlir::embbag::loops {
+
+//===----------------------------------------------------------------------===//
+// The normal form
+//===----------------------------------------------------------------------===//
+
+/// The range [start, end) of bag `bag` in the index list.
+using BagRanges =
+    std::function<std::pair<Value, Value>(ImplicitLocOpBuilder &b, Value bag)>;
+
+/// The normal form of a bag op.
+struct BagProblem {
+  Operation *op = nullptr;
+  Value table;        // tensor<num_emb x row x T>, T as the op has it
+  Value indices;      // tensor<num_indices x T_IND>
+  Value weights;      // tensor<num_indices x T>, or null
+  Value defaultIndex; // index, or null; -1 means none
+  Value numBags;      // index
+  BagRanges ranges;
+  bool mean = false;
+  bool isUnsigned = false;
+};
+
+/// Builds the normal form of `op` (after the table was flattened into
+/// `p.table`), emitting the runtime checks of its contract when `checks`.
+LogicalResult normalizePacked(ImplicitLocOpBuilder &b, PackedOp op, bool checks,
+                              BagProblem &p);
+LogicalResult normalizeOffsets(ImplicitLocOpBuilder &b, OffsetsOp op,
+                               bool checks, BagProblem &p);
+LogicalResult normalizeSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
+                                bool checks, BagProblem &p);
+
+//===----------------------------------------------------------------------===//
+// The shape of the kernel (KernelShape.cpp)
+//===----------------------------------------------------------------------===//
+
+/// What the machine offers: vector registers, and whether masked loads use
+/// mask registers (AVX-512) or take vector registers (AVX2's vmaskmovps).
+struct TargetInfo {
+  unsigned vectorBits = 256; // the natural vector width
+  int64_t vectorRegisters = 16;
+  bool maskRegisters = false;
+};
+
+/// Resolves the `target` option ("host", "avx2", "avx512", "generic");
+/// "host" asks LLVM which features the compiling machine has.
+FailureOr<TargetInfo> resolveTarget(StringRef name);
+
+/// The vectorisation choices for one op.
+struct KernelShape {
+  int64_t lanes = 1;     // elements per vector
+  int64_t rowLength = 0; // the flattened row, or ShapedType::kDynamic
+  // Accumulator vectors per pass over a bag: a static row's passes, and for
+  // a dynamic row the longest row that gets its own version, without and
+  // with a masked last vector.
+  int64_t maxVectors = 1;
+  int64_t maxMaskedVectors = 1;
+  bool maskRegisters = false; // the target masks loads in mask registers
+  int prefetchDistance = -1;  // the option: -1 from the data, 0 off
+  unsigned unroll = 1;        // of the loop over a bag's indices
+  bool parallel = false;
+};
+
+/// Picks the vector length and the register blocking of an op whose
+/// (unflattened) table is `tableType`.
+KernelShape chooseShape(RankedTensorType tableType, bool weighted,
+                        const ConvertEmbBagToLoopsOptions &options,
+                        const TargetInfo &target);
+
+//===----------------------------------------------------------------------===//
+// The kernel's state
+//===----------------------------------------------------------------------===//
+
+/// Values and types every part of the kernel reads.
+struct KernelContext {
+  KernelContext(const BagProblem &p, const KernelShape &shape);
+
+  const BagProblem &p;
+  KernelShape shape;
+  Type storageType, accType; // accType: f32 for f16/bf16, signless ints
+  VectorType vecStorageType, vecAccType, maskType;
+  bool widensFloat;
+  Value row; // the flattened row length (index)
+  // With prefetch: the table as a buffer, the last position in the index
+  // list, whether the table's rows start on cache lines (i1), and how many
+  // indices ahead to prefetch (index). Null without prefetch.
+  Value tableBuffer, lastPosition, rowsOnLines, prefetchDistance;
+  // Whether to prefetch (i1) when only the run time knows; null otherwise.
+  Value prefetchEnabled;
+};
+
+/// One bag of the bag loop, and where its result row goes.
+struct BagRef {
+  Value bag, start, end, count;
+  Value outRow; // the row of the result tensor the bag writes
+};
+
+/// One pass over a bag: the vectors of the row chunk it accumulates and the
+/// columns of the row ahead it prefetches.
+struct ChunkSpec {
+  Value col;                // the chunk's first column
+  SmallVector<Value> masks; // one per vector; null: a whole vector
+  // The columns prefetched `prefetchDistance` indices ahead; with
+  // `onLinesColumns` set too, a second loop prefetching those is taken
+  // when the table's rows start on cache lines.
+  SmallVector<Value> prefetchColumns;
+  std::optional<SmallVector<Value>> onLinesColumns;
+};
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+/// Prefetch.cpp: sets the prefetch state of `k` from the option and the
+/// table's size: no prefetch for a table the caches hold, 16 rows ahead for
+/// one the last-level cache holds, about 16 KiB of rows in flight
+/// otherwise; at compile time when the sizes are static, else with
+/// `prefetchEnabled` and a distance computed once per call.
+void planPrefetch(ImplicitLocOpBuilder &b, KernelContext &k);
+
+/// Prefetch.cpp: the columns to prefetch for a chunk at `col` whose first
+/// `inRow` elements lie in the row; `lastColumn` (or, when null, the chunk's
+/// element `inRow - 1`) is prefetched too unless `onLines`.
+SmallVector<Value> prefetchColumns(ImplicitLocOpBuilder &b,
+                                   const KernelContext &k, Value col,
+                                   int64_t inRow, Value lastColumn,
+                                   bool onLines);
+
+/// Prefetch.cpp: prefetches `columns` of the row of the index
+/// `prefetchDistance` positions after `j` in the index list (clamped to the
+/// last one).
+void prefetchAhead(ImplicitLocOpBuilder &b, const KernelContext &k, Value j,
+                   ArrayRef<Value> columns);
+
+/// RowChunk.cpp: one pass over `bag` for `chunk`, then the empty-bag default,
+/// the mean and the stores into `out`; returns the updated `out`.
+Value buildChunk(ImplicitLocOpBuilder &b, const KernelContext &k,
+                 const BagRef &bag, const ChunkSpec &chunk, Value out);
+
+/// Builds the passes of one bag into `out`, returning the updated `out`.
+using RowBuilder =
+    std::function<Value(ImplicitLocOpBuilder &b, const BagRef &bag, Value out)>;
+
+/// RowPlan.cpp: the loop over all bags (sequential or scf.forall), each
+/// bag's row built by `buildRow`, into `init` ([num_bags, row]).
+Value buildBagLoop(ImplicitLocOpBuilder &b, const KernelContext &k, Value init,
+                   const RowBuilder &buildRow);
+
+/// RowPlan.cpp: the passes over a bag of a row of exactly `rowLength`
+/// elements (known at compile time): full chunks of `k.shape.maxVectors`
+/// vectors and a thinner last one; the first pass prefetches the whole row.
+Value buildStaticRow(ImplicitLocOpBuilder &b, const KernelContext &k,
+                     const BagRef &bag, Value out, int64_t rowLength);
+
+/// RowPlan.cpp: one pass of `numVectors` vectors at `col`, the last one
+/// masked to the row's end `k.row`, for a chunk whose last vector holds at
+/// least one element of the row; prefetches the chunk when `prefetch`.
+Value buildMaskedChunk(ImplicitLocOpBuilder &b, const KernelContext &k,
+                       const BagRef &bag, Value out, Value col,
+                       int64_t numVectors, bool prefetch);
+
+/// RowLengthDispatch.cpp: the whole kernel for a row length known only at
+/// run time.
+Value buildDispatchedKernel(ImplicitLocOpBuilder &b, const KernelContext &k,
+                            Value init);
+
+/// The [num_bags, row] result of problem `p` with `shape`.
+Value buildKernel(ImplicitLocOpBuilder &b, const BagProblem &p,
+                  const KernelShape &shape);
+
+} // namespace mlir::embbag::loops
+
+#endif // EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_KERNEL_H

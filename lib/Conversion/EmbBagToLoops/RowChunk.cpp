@@ -1,0 +1,209 @@
+//===- RowChunk.cpp - One pass over a bag for a chunk of the row ----------===//
+//
+// The hot loop: the chunk's accumulators are vector iter_args of the loop
+// over the bag's indices, each table row is read with contiguous vector
+// transfers (the last one masked when the chunk ends inside a vector), and
+// the accumulators are stored once, after the empty-bag default and the
+// mean.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernel.h"
+
+#include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::embbag::lowering;
+using namespace mlir::embbag::loops;
+
+mlir::embbag::loops::KernelContext::KernelContext(const BagProblem &p,
+                                                  const KernelShape &shape)
+    : p(p), shape(shape) {
+  storageType = cast<RankedTensorType>(p.table.getType()).getElementType();
+  // f16 and bf16 accumulate in f32 and round once when storing. Integers
+  // compute in the signless type of their width.
+  widensFloat = storageType.isF16() || storageType.isBF16();
+  accType = getAccumulatorType(storageType);
+  vecStorageType = VectorType::get({shape.lanes}, storageType);
+  vecAccType = VectorType::get({shape.lanes}, accType);
+  maskType =
+      VectorType::get({shape.lanes}, IntegerType::get(p.table.getContext(), 1));
+}
+
+/// Reads `table[rowIndex, col : col + lanes]` (masked when `mask` is set)
+/// as an accumulator vector.
+static Value readRow(ImplicitLocOpBuilder &b, const KernelContext &k,
+                     Value rowIndex, Value col, Value mask) {
+  Value zero = arith::ConstantOp::create(
+      b, b.getZeroAttr(getSignlessType(k.storageType)));
+  Value pad = castTo(b, zero, k.storageType);
+  auto map = AffineMap::getMinorIdentityMap(2, 1, b.getContext());
+  Value v = vector::TransferReadOp::create(
+      b, k.vecStorageType, k.p.table, ValueRange{rowIndex, col},
+      AffineMapAttr::get(map), pad, mask, b.getBoolArrayAttr({true}));
+  v = castToSignless(b, v);
+  if (k.widensFloat)
+    v = arith::ExtFOp::create(b, k.vecAccType, v);
+  return v;
+}
+
+/// The weight of position `j` broadcast to an accumulator vector.
+static Value readWeight(ImplicitLocOpBuilder &b, const KernelContext &k,
+                        Value j) {
+  Value w = castToSignless(b, tensor::ExtractOp::create(b, k.p.weights, j));
+  if (k.widensFloat)
+    w = arith::ExtFOp::create(b, k.accType, w);
+  return vector::BroadcastOp::create(b, k.vecAccType, w);
+}
+
+/// `acc + weight * row` (no weight: `acc + row`).
+static Value accumulate(ImplicitLocOpBuilder &b, Value acc, Value row,
+                        Value weight) {
+  if (isa<FloatType>(getElementTypeOrSelf(acc.getType()))) {
+    if (weight)
+      return vector::FMAOp::create(b, row, weight, acc);
+    return arith::AddFOp::create(b, acc, row);
+  }
+  if (weight)
+    row = arith::MulIOp::create(b, row, weight);
+  return arith::AddIOp::create(b, acc, row);
+}
+
+/// The loop over the bag's indices, prefetching `prefetch` columns of the
+/// row ahead; returns the sums.
+static SmallVector<Value> buildPass(ImplicitLocOpBuilder &b,
+                                    const KernelContext &k, const BagRef &bag,
+                                    const ChunkSpec &chunk,
+                                    ArrayRef<Value> cols, ValueRange inits,
+                                    ArrayRef<Value> prefetch) {
+  auto indexLoop = scf::ForOp::create(
+      b, bag.start, bag.end, cst(b, 1), inits,
+      [&](OpBuilder &nested, Location loc, Value j, ValueRange accs) {
+        ImplicitLocOpBuilder lb(loc, nested);
+        if (!prefetch.empty())
+          prefetchAhead(lb, k, j, prefetch);
+        Value rowIndex = extractIndex(lb, k.p.indices, j);
+        Value weight = k.p.weights ? readWeight(lb, k, j) : Value();
+        SmallVector<Value> next;
+        for (auto [u, acc] : llvm::enumerate(accs))
+          next.push_back(accumulate(
+              lb, acc, readRow(lb, k, rowIndex, cols[u], chunk.masks[u]),
+              weight));
+        scf::YieldOp::create(lb, next);
+      });
+  // With a remainder, unrolling adds an epilogue loop that continues the
+  // accumulation: the bag's sums are then its results.
+  scf::ForOp lastLoop = indexLoop;
+  if (k.shape.unroll > 1) {
+    FailureOr<UnrolledLoopInfo> unrolled =
+        loopUnrollByFactor(indexLoop, k.shape.unroll);
+    if (succeeded(unrolled) && unrolled->epilogueLoopOp)
+      lastLoop = *unrolled->epilogueLoopOp;
+  }
+  return SmallVector<Value>(lastLoop.getResults());
+}
+
+/// The pass, twice when the chunk has columns for rows on cache lines: one
+/// loop for tables whose rows start on lines, one for the others.
+static SmallVector<Value>
+buildPrefetchingPasses(ImplicitLocOpBuilder &b, const KernelContext &k,
+                       const BagRef &bag, const ChunkSpec &chunk,
+                       ArrayRef<Value> cols, ValueRange inits) {
+  if (!chunk.onLinesColumns)
+    return buildPass(b, k, bag, chunk, cols, inits, chunk.prefetchColumns);
+  auto ifOp = scf::IfOp::create(b, TypeRange(inits), k.rowsOnLines,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(
+      b, buildPass(b, k, bag, chunk, cols, inits, *chunk.onLinesColumns));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(
+      b, buildPass(b, k, bag, chunk, cols, inits, chunk.prefetchColumns));
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// The pass over a bag, with or without prefetches. When only the run time
+/// knows whether the table needs them, a branch per pass (outside the loop
+/// over the bag's indices) picks a loop with or one without.
+static SmallVector<Value> buildPasses(ImplicitLocOpBuilder &b,
+                                      const KernelContext &k, const BagRef &bag,
+                                      const ChunkSpec &chunk,
+                                      ArrayRef<Value> cols, ValueRange inits) {
+  if (!k.tableBuffer || chunk.prefetchColumns.empty())
+    return buildPass(b, k, bag, chunk, cols, inits, {});
+  if (!k.prefetchEnabled)
+    return buildPrefetchingPasses(b, k, bag, chunk, cols, inits);
+  auto ifOp = scf::IfOp::create(b, TypeRange(inits), k.prefetchEnabled,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b,
+                       buildPrefetchingPasses(b, k, bag, chunk, cols, inits));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, buildPass(b, k, bag, chunk, cols, inits, {}));
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// An empty bag takes the default row, unweighted, when one is given.
+static SmallVector<Value>
+applyDefault(ImplicitLocOpBuilder &b, const KernelContext &k, const BagRef &bag,
+             const ChunkSpec &chunk, ArrayRef<Value> cols,
+             SmallVector<Value> accs) {
+  Value isEmpty =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, bag.count, cst(b, 0));
+  Value hasDefault = arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
+                                           k.p.defaultIndex, cst(b, 0));
+  auto ifOp = scf::IfOp::create(
+      b, arith::AndIOp::create(b, isEmpty, hasDefault),
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        SmallVector<Value> rows;
+        for (auto [col, mask] : llvm::zip_equal(cols, chunk.masks))
+          rows.push_back(readRow(tb, k, k.p.defaultIndex, col, mask));
+        scf::YieldOp::create(tb, rows);
+      },
+      [&](OpBuilder &nested, Location loc) {
+        scf::YieldOp::create(nested, loc, accs);
+      });
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+Value mlir::embbag::loops::buildChunk(ImplicitLocOpBuilder &b,
+                                      const KernelContext &k, const BagRef &bag,
+                                      const ChunkSpec &chunk, Value out) {
+  SmallVector<Value> cols;
+  for (size_t u = 0; u < chunk.masks.size(); ++u)
+    cols.push_back(u == 0 ? chunk.col
+                          : b.createOrFold<arith::AddIOp>(
+                                chunk.col, cst(b, u * k.shape.lanes)));
+  Value zero = arith::ConstantOp::create(
+      b, k.vecAccType,
+      DenseElementsAttr::get(k.vecAccType, b.getZeroAttr(k.accType)));
+  SmallVector<Value> inits(chunk.masks.size(), zero);
+  SmallVector<Value> accs = buildPasses(b, k, bag, chunk, cols, inits);
+  if (k.p.defaultIndex)
+    accs = applyDefault(b, k, bag, chunk, cols, accs);
+  if (k.p.mean) {
+    Value divisor = countDivisor(b, bag.count);
+    for (Value &acc : accs)
+      acc = divideByCount(b, acc, divisor, k.p.isUnsigned);
+  }
+  auto map = AffineMap::getMinorIdentityMap(2, 1, b.getContext());
+  for (auto [acc, col, mask] : llvm::zip_equal(accs, cols, chunk.masks)) {
+    Value v = k.widensFloat ? arith::TruncFOp::create(b, k.vecStorageType, acc)
+                            : castTo(b, acc, k.vecStorageType);
+    out = vector::TransferWriteOp::create(
+              b, out.getType(), v, out, ValueRange{bag.outRow, col},
+              AffineMapAttr::get(map), mask, b.getBoolArrayAttr({true}))
+              .getResult();
+  }
+  return out;
+}

@@ -1,0 +1,163 @@
+//===- RowPlan.cpp - The passes over a bag, and the loop over bags --------===//
+//
+// A row whose vector count is known when the kernel is built (a static row,
+// or one version of a dynamic row) is cut into passes over each bag at
+// compile time; the loop over bags around them is sequential or an
+// scf.forall. The kernel's entry point picks the version(s) to build.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernel.h"
+
+#include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::embbag::lowering;
+using namespace mlir::embbag::loops;
+
+/// The bag's range and count; its result goes to row `outRow`.
+static BagRef bagRef(ImplicitLocOpBuilder &b, const KernelContext &k, Value bag,
+                     Value outRow) {
+  std::pair<Value, Value> range = k.p.ranges(b, bag);
+  Value count = arith::SubIOp::create(b, range.second, range.first);
+  return BagRef{bag, range.first, range.second, count, outRow};
+}
+
+/// The bag loop as an scf.forall: each iteration computes its bag into a
+/// [1, row] slice of the result and inserts it in parallel.
+static Value buildParallelBags(ImplicitLocOpBuilder &b, const KernelContext &k,
+                               Value init, const RowBuilder &buildRow) {
+  auto forall = scf::ForallOp::create(
+      b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{getAsOpFoldResult(k.p.numBags)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ValueRange{init},
+      /*mapping=*/std::nullopt);
+  Value bag = forall.getInductionVar(0);
+  Value shared = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> offsets{bag, b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), getAsOpFoldResult(k.row)};
+  SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  Value slice =
+      tensor::ExtractSliceOp::create(b, shared, offsets, sizes, strides);
+  Value bagRow = buildRow(b, bagRef(b, k, bag, cst(b, 0)), slice);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, bagRow, shared, offsets, sizes,
+                                        strides);
+  return forall.getResult(0);
+}
+
+Value mlir::embbag::loops::buildBagLoop(ImplicitLocOpBuilder &b,
+                                        const KernelContext &k, Value init,
+                                        const RowBuilder &buildRow) {
+  if (k.shape.parallel)
+    return buildParallelBags(b, k, init, buildRow);
+  auto bagLoop = scf::ForOp::create(
+      b, cst(b, 0), k.p.numBags, cst(b, 1), ValueRange{init},
+      [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        scf::YieldOp::create(
+            ib, buildRow(ib, bagRef(ib, k, bag, bag), iterArgs[0]));
+      });
+  return bagLoop.getResult(0);
+}
+
+/// Sets the prefetch of the first pass over a static row: the whole row, so
+/// that the later passes find their part of the bag's rows in the cache and
+/// each row is requested from memory at once rather than a part per pass.
+/// A row of whole cache lines gets the columns for rows that start on
+/// lines too: when the table's do, the prefetch of the row's last element
+/// is a wasted load-port uop per index (3% on rows of 64 floats).
+static void prefetchWholeRow(ImplicitLocOpBuilder &b, const KernelContext &k,
+                             ChunkSpec &chunk, int64_t rowLength) {
+  if (!k.tableBuffer)
+    return;
+  Value col0 = cst(b, 0);
+  chunk.prefetchColumns =
+      prefetchColumns(b, k, col0, rowLength, Value(), /*onLines=*/false);
+  int64_t bits = k.storageType.getIntOrFloatBitWidth();
+  if (rowLength * bits % (64 * 8) == 0)
+    chunk.onLinesColumns =
+        prefetchColumns(b, k, col0, rowLength, Value(), /*onLines=*/true);
+}
+
+Value mlir::embbag::loops::buildStaticRow(ImplicitLocOpBuilder &b,
+                                          const KernelContext &k,
+                                          const BagRef &bag, Value out,
+                                          int64_t rowLength) {
+  int64_t lanes = k.shape.lanes;
+  int64_t chunkSize = lanes * k.shape.maxVectors;
+  int64_t numFull = rowLength / chunkSize, rest = rowLength % chunkSize;
+  if (numFull > 0) {
+    ChunkSpec first{cst(b, 0), SmallVector<Value>(k.shape.maxVectors)};
+    prefetchWholeRow(b, k, first, rowLength);
+    out = buildChunk(b, k, bag, first, out);
+  }
+  if (numFull > 1) {
+    auto chunkLoop = scf::ForOp::create(
+        b, cst(b, chunkSize), cst(b, numFull * chunkSize), cst(b, chunkSize),
+        ValueRange{out},
+        [&](OpBuilder &nested, Location loc, Value col, ValueRange iterArgs) {
+          ImplicitLocOpBuilder cb(loc, nested);
+          ChunkSpec chunk{col, SmallVector<Value>(k.shape.maxVectors)};
+          scf::YieldOp::create(cb, buildChunk(cb, k, bag, chunk, iterArgs[0]));
+        });
+    out = chunkLoop.getResult(0);
+  }
+  if (rest == 0)
+    return out;
+  // The thinner last pass, its last vector masked when the row ends inside.
+  ChunkSpec last{cst(b, numFull * chunkSize),
+                 SmallVector<Value>(llvm::divideCeil(rest, lanes))};
+  if (rest % lanes)
+    last.masks.back() = vector::CreateMaskOp::create(
+        b, k.maskType, ArrayRef<OpFoldResult>{b.getIndexAttr(rest % lanes)});
+  if (numFull == 0)
+    prefetchWholeRow(b, k, last, rowLength);
+  return buildChunk(b, k, bag, last, out);
+}
+
+Value mlir::embbag::loops::buildMaskedChunk(ImplicitLocOpBuilder &b,
+                                            const KernelContext &k,
+                                            const BagRef &bag, Value out,
+                                            Value col, int64_t numVectors,
+                                            bool prefetch) {
+  int64_t lanes = k.shape.lanes;
+  ChunkSpec chunk{col, SmallVector<Value>(numVectors)};
+  Value lastStart =
+      b.createOrFold<arith::AddIOp>(col, cst(b, (numVectors - 1) * lanes));
+  chunk.masks.back() = vector::CreateMaskOp::create(
+      b, k.maskType, ValueRange{arith::SubIOp::create(b, k.row, lastStart)});
+  if (prefetch && k.tableBuffer) {
+    // The elements up to the last vector's first lie in the row; the row's
+    // last element is the chunk's.
+    Value lastColumn = arith::SubIOp::create(b, k.row, cst(b, 1));
+    chunk.prefetchColumns =
+        prefetchColumns(b, k, col, (numVectors - 1) * lanes + 1, lastColumn,
+                        /*onLines=*/false);
+  }
+  return buildChunk(b, k, bag, chunk, out);
+}
+
+Value mlir::embbag::loops::buildKernel(ImplicitLocOpBuilder &b,
+                                       const BagProblem &p,
+                                       const KernelShape &shape) {
+  KernelContext k(p, shape);
+  k.row = dim(b, p.table, 1);
+  planPrefetch(b, k);
+  Value init = tensor::EmptyOp::create(
+      b, getAsOpFoldResult(ValueRange{p.numBags, k.row}), k.storageType);
+  if (ShapedType::isDynamic(shape.rowLength))
+    return buildDispatchedKernel(b, k, init);
+  return buildBagLoop(
+      b, k, init, [&](ImplicitLocOpBuilder &ib, const BagRef &bag, Value out) {
+        return buildStaticRow(ib, k, bag, out, shape.rowLength);
+      });
+}
