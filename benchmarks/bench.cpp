@@ -667,7 +667,16 @@ void check(const char *who, const Case &c, int set, const void *got,
 
 // The contenders, in the order of the interleaving and of the table's time
 // columns.
-enum Who { Unchecked, Checked, Par1T, Par2T, Avx2, Scalar, kContenders };
+enum Who {
+  Unchecked,
+  Checked,
+  Dynamic,
+  Par1T,
+  Par2T,
+  Avx2,
+  Scalar,
+  kContenders
+};
 
 struct Result {
   const Case *c;
@@ -726,6 +735,7 @@ Result runCase(const Case &c, DataStore &store, double budget) {
   };
   add(Unchecked, "embbag (checks=0)", c.unchecked, nullptr, 0);
   add(Checked, "embbag (checks=1)", c.checked, nullptr, 0);
+  add(Dynamic, "embbag dynamic shapes (checks=1)", c.dynamic, nullptr, 0);
   add(Par1T, "embbag 1T (parallel build)", c.parallel, nullptr, 1);
   add(Par2T, "embbag 2T", c.parallel, nullptr, 2);
   add(Avx2, "AVX2 kernel", nullptr, avx2EmbBag, 0);
@@ -866,12 +876,14 @@ void printTable(const std::vector<Result> &results, Bandwidth bandwidth) {
               "%.1f GB/s, 2 threads %.1f GB/s\n\n",
               bandwidth.oneThread, bandwidth.twoThreads);
   std::printf(
-      "| case | table | batch x bag | embbag ms | checked ms | par 1T ms "
+      "| case | table | batch x bag | embbag ms | checked ms | dynamic ms "
+      "| par 1T ms "
       "| par 2T ms | AVX2 ms | scalar ms | torch 1T ms | torch 2T ms | "
       "embbag GB/s | AVX2 GB/s | embbag %%BW | embbag/AVX2 | "
-      "embbag/scalar | embbag/torch | checked/unchecked | 2T/1T |\n");
+      "embbag/scalar | embbag/torch | checked/unchecked | dynamic/static "
+      "| 2T/1T |\n");
   std::printf("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
-              "--:|--:|--:|--:|\n");
+              "--:|--:|--:|--:|--:|--:|\n");
   for (const Result &r : results) {
     const Case &c = *r.c;
     const double *ms = r.ms;
@@ -879,14 +891,15 @@ void printTable(const std::vector<Result> &results, Bandwidth bandwidth) {
     double embGBs = gb / (ms[Unchecked] * 1e-3);
     std::printf(
         "| %s %s %s i%d%s%s | %s x %lld | %lld x %lld | %s | %s | %s | %s | %s "
-        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
         c.cfg, formName(c.form), modeName(c.mode), c.idxBits,
         c.dtype == DType::F32 ? "" : " ",
         c.dtype == DType::F32 ? "" : dtypeName(c.dtype),
         rowsName(c.rows).c_str(), static_cast<long long>(c.dim),
         static_cast<long long>(c.batch), static_cast<long long>(c.bag),
         fmt("%.3f", ms[Unchecked]).c_str(), fmt("%.3f", ms[Checked]).c_str(),
-        fmt("%.3f", ms[Par1T]).c_str(), fmt("%.3f", ms[Par2T]).c_str(),
+        fmt("%.3f", ms[Dynamic]).c_str(), fmt("%.3f", ms[Par1T]).c_str(),
+        fmt("%.3f", ms[Par2T]).c_str(),
         fmt("%.3f", ms[Avx2]).c_str(), fmt("%.3f", ms[Scalar]).c_str(),
         fmt("%.3f", r.torch1).c_str(), fmt("%.3f", r.torch2).c_str(),
         fmt("%.1f", embGBs).c_str(),
@@ -899,6 +912,7 @@ void printTable(const std::vector<Result> &results, Bandwidth bandwidth) {
                                      : r.embbagBesideTorch1))
             .c_str(),
         fmt("%.3f", ms[Checked] / ms[Unchecked]).c_str(),
+        fmt("%.2fx", ms[Checked] / ms[Dynamic]).c_str(),
         fmt("%.2fx", ms[Checked] / ms[Par2T]).c_str());
   }
 }

@@ -83,6 +83,7 @@ extra="${EMBBAG_OPTIONS:-}"
 lower chk "target=avx2 checks=1 $extra"
 lower unc "target=avx2 checks=0 $extra"
 lower par "target=avx2 checks=1 parallel=1 $extra"
+lower dyn "target=avx2 checks=1 $extra"
 
 log "building the harness"
 # -march=znver3, the target llc gets: AVX2 and FMA, no AVX-512 (which
@@ -95,7 +96,7 @@ cxx=(g++ -std=c++17 -O3 -march=znver3 -Wall -Wextra -I "$OUT" -I "$BENCH")
 "${cxx[@]}" -fno-tree-vectorize -c "$BENCH/scalar.cpp" -o "$OUT/scalar.o"
 "${cxx[@]}" -c "$BENCH/bf16_runtime.cpp" -o "$OUT/bf16_runtime.o"
 "${cxx[@]}" "$OUT/bench.o" "$OUT/scalar.o" "$OUT/bf16_runtime.o" \
-  "$OUT"/kernels_{chk,unc,par}.o -o "$OUT/bench" \
+  "$OUT"/kernels_{chk,unc,par,dyn}.o -o "$OUT/bench" \
   -L"$LLVM_LIB" -lomp -Wl,-rpath,"$LLVM_LIB"
 
 torch_args=()
