@@ -99,8 +99,10 @@ static Value createBagOp(OpBuilder &b, Location loc, Operation *like,
                                 o.weights);
       })
       .Case([&](OffsetsOp) {
+        // include_last_offset is refused before partitioning (partition).
         return OffsetsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                 o.defaultIndex, o.staticDefault, o.weights);
+                                 /*include_last_offset=*/false, o.defaultIndex,
+                                 o.staticDefault, o.weights);
       })
       .Case([&](SegmentsOp) {
         return SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
@@ -474,6 +476,13 @@ static FailureOr<Value> partitionRows(OpBuilder &b, Operation *op,
                                       const Sharding &tableSharding,
                                       shard::GridOp grid) {
   Location loc = op->getLoc();
+  // Partial bags are combined by a sum; a max would need an all-reduce max
+  // that also tells empty partial bags (zeros) from rows of zeros, and sqrtn
+  // a division after the all-reduce that is not written.
+  Reduction reduction = getReduction(op);
+  if (reduction != Reduction::sum && reduction != Reduction::mean)
+    return op->emitOpError("row-wise sharding supports the 'sum' and 'mean' "
+                           "reductions only");
   Type elementType = getElementTypeOrSelf(local.table.getType());
   if (!isa<FloatType>(elementType) && !elementType.isSignlessInteger())
     return op->emitOpError("row-wise sharding supports float and signless "
@@ -702,6 +711,11 @@ struct BagShardingModel
                           IRMapping &partitionMap,
                           SymbolTableCollection &symbolTable,
                           OpBuilder &b) const {
+    // Every split rewrites the offsets as bag starts; the form with a
+    // closing offset is not taught to it.
+    if (auto offsets = dyn_cast<OffsetsOp>(op);
+        offsets && offsets.getIncludeLastOffset())
+      return op->emitOpError("sharding does not support include_last_offset");
     Sharding table = operandShardings[0], result = resultShardings[0];
     FailureOr<Split> split = classify(op, table, result);
     if (failed(split) ||
