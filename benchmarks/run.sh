@@ -80,9 +80,9 @@ lower() {
     "$k.full.o" "$k.o"
 }
 extra="${EMBBAG_OPTIONS:-}"
-lower chk "vector-bits=256 checks=1 $extra"
-lower unc "vector-bits=256 checks=0 $extra"
-lower par "vector-bits=256 checks=1 parallel=1 $extra"
+lower chk "target=avx2 checks=1 $extra"
+lower unc "target=avx2 checks=0 $extra"
+lower par "target=avx2 checks=1 parallel=1 $extra"
 
 log "building the harness"
 # -march=znver3, the target llc gets: AVX2 and FMA, no AVX-512 (which

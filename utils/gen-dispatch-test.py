@@ -1,13 +1,18 @@
 #!/usr/bin/python3
-"""Writes test/Integration/EmbBag/dynamic-row-dispatch.mlir.
+"""Writes test/Integration/EmbBag/dynamic-row-dispatch-{2d,3d}.mlir.
 
 The test runs every op form and mode on tables whose shape is dynamic in
 every dimension, for row lengths around the vector sizes (one version of
 the kernel each, and the chunked loop beyond them); the CHECK lines are the
 results numpy computes from the ops' semantics here, not our output.
 
-Usage: utils/gen-dispatch-test.py > test/Integration/EmbBag/dynamic-row-dispatch.mlir
+Usage: utils/gen-dispatch-test.py 2 > test/Integration/EmbBag/dynamic-row-dispatch-2d.mlir
+       utils/gen-dispatch-test.py 3 > test/Integration/EmbBag/dynamic-row-dispatch-3d.mlir
+(two files: each is compiled by every configuration of
+utils/verify-each-sweep.py, within its timeout.)
 """
+import sys
+
 import numpy as np
 
 ROWS = [1, 7, 8, 9, 15, 16, 17, 100, 130]
@@ -187,7 +192,8 @@ def main():
            "",
            "func.func private @printMemrefF32(tensor<*xf32>) "
            "attributes { llvm.emit_c_interface }", ""]
-    for rank in (2, 3):
+    ranks = [int(sys.argv[1])]
+    for rank in ranks:
         for form in ["packed", "offsets", "segments"]:
             for mode in MODES:
                 out.append(op_func(form, mode, rank))
@@ -200,6 +206,8 @@ def main():
     for row in ROWS + [SHAPE_2D]:
         dims = row if isinstance(row, tuple) else (row,)
         rank = 1 + len(dims)
+        if rank not in ranks:
+            continue
         main_lines.append(f"  // Row {'x'.join(map(str, dims))}.")
         main_lines.append("  scf.execute_region {")
         main_lines.append(generate(rank, dims).rstrip("\n"))
