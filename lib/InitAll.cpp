@@ -5,6 +5,7 @@
 #include "embbag/Conversion/Passes.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 #include "embbag/Dialect/EmbBag/IR/ShardingInterfaceImpl.h"
+#include "embbag/Dialect/EmbBag/IR/TilingInterfaceImpl.h"
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h"
 #include "embbag/Pipelines/Pipelines.h"
 
@@ -13,6 +14,7 @@
 void mlir::embbag::registerAllEmbBagDialects(DialectRegistry &registry) {
   registry.insert<EmbBagDialect>();
   registerShardingInterfaceExternalModels(registry);
+  registerTilingInterfaceExternalModels(registry);
 }
 
 void mlir::embbag::registerAllEmbBagPasses() {

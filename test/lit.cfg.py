@@ -55,7 +55,8 @@ if mpirun and os.path.exists(libmpich):
         (
             "%mpirun_2",
             mpirun
-            + " -np 2 -outfile-pattern %t.rank%r mlir-runner -e main"
+            + " -np 2 -outfile-pattern %t.rank%r -errfile-pattern %t.err%r"
+            + " mlir-runner -e main"
             + " -entry-point-result=void -shared-libs="
             + runner_libs
             + ","

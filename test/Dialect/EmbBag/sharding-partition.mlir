@@ -11,7 +11,9 @@ shard.grid @grid(shape = 2)
 // CHECK: %[[RANK:.*]] = shard.process_multi_index on @grid axes = [0]
 // CHECK: %[[MASKED:.*]]:2 = linalg.generic
 // CHECK: arith.select
-// CHECK: %[[DEF:.*]] = arith.select {{.*}} : i32
+// CHECK: linalg.yield
+// CHECK: %[[INVALID:.*]] = arith.select {{.*}} : i32
+// CHECK: %[[DEF:.*]] = arith.select {{.*}}, %[[INVALID]] : i32
 // CHECK: %[[PART:.*]] = embbag.offsets sum %[[T]][%[[MASKED]]#0] offsets(%[[O]]) default(%[[DEF]]) weights(%[[MASKED]]#1)
 // CHECK: %[[SUM:.*]] = shard.all_reduce %[[PART]] on @grid grid_axes = [0] : tensor<3x4xf32> -> tensor<3x4xf32>
 // CHECK: %[[COUNT:.*]] = embbag.offsets sum {{.*}} : (tensor<1x1xi64>

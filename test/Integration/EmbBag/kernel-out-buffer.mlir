@@ -1,5 +1,8 @@
 // RUN: embbag-opt %s --embbag-to-llvm | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm | FileCheck %s --check-prefix=IR
+// RUN: embbag-opt %s --convert-embbag-to-loops --eliminate-empty-tensors \
+// RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+// RUN:   --canonicalize | FileCheck %s --check-prefix=BUF
 
 // Kernels that write their result into a caller's buffer
 // (bufferization.materialize_in_destination into a memref argument), the way
@@ -8,10 +11,26 @@
 // no memrefCopy or llvm.intr.memcpy; see @kernel_segments for its one). The buffers are filled with -99 first,
 // so every element printed was written by the kernel.
 //
+// The BUF run is the bufferization design (docs/EmbBag/Bufferization.md) with upstream
+// passes only: --convert-embbag-to-loops writes the result in destination
+// style (tensor.empty, loops with iter_args, transfer_write),
+// --eliminate-empty-tensors makes the destination the caller's buffer, and
+// --one-shot-bufferize writes into it: no buffer is allocated for the
+// result and nothing is copied into the caller's (--canonicalize only
+// removes the copy of the loops' result onto itself, the same buffer).
+//
 // Table rows: r0 = [1, 2], r1 = [10, 20], r2 = [100, 200], r3 = [1000, 2000].
 
 func.func private @printMemrefF32(tensor<*xf32>) attributes { llvm.emit_c_interface }
 
+// BUF-LABEL: func.func @kernel_packed(
+// BUF-SAME:    %[[OUT:[a-z0-9]+]]: memref<3x2xf32>) attributes
+// BUF-NOT:     memref.alloc
+// BUF-NOT:     memref.copy
+// BUF:         vector.transfer_write %{{.*}}, %[[OUT]]
+// BUF-NOT:     memref.alloc
+// BUF-NOT:     memref.copy
+// BUF:         return
 // IR-LABEL: llvm.func @kernel_packed(
 // IR-NOT:     memrefCopy
 // IR-NOT:     llvm.intr.memcpy
@@ -22,6 +41,14 @@ func.func @kernel_packed(%t: tensor<4x2xf32>, %i: tensor<3x2xi32>, %out: memref<
   return
 }
 
+// BUF-LABEL: func.func @kernel_offsets(
+// BUF-SAME:    %[[OUT:[a-z0-9]+]]: memref<?x?xf32>) attributes
+// BUF-NOT:     memref.alloc
+// BUF-NOT:     memref.copy
+// BUF:         vector.transfer_write %{{.*}}, %[[OUT]]
+// BUF-NOT:     memref.alloc
+// BUF-NOT:     memref.copy
+// BUF:         return
 // IR-LABEL: llvm.func @kernel_offsets(
 // IR-NOT:     memrefCopy
 // IR-NOT:     llvm.intr.memcpy
@@ -36,6 +63,15 @@ func.func @kernel_offsets(%t: tensor<?x?xf32>, %i: tensor<?xi64>, %o: tensor<?xi
 // unsorted segment ids works on a copy of the segment start positions
 // (num_segments + 1 indices), not on the result. The result is written in
 // place (the execution test checks the values; no memrefCopy).
+// The bucket pass allocates its own index buffers (memref<3xindex>, ...).
+// BUF-LABEL: func.func @kernel_segments(
+// BUF-SAME:    %[[OUT:[a-z0-9]+]]: memref<2x2xf32>) attributes
+// BUF-NOT:     memref.alloc(){{.*}} : memref<2x2xf32>
+// BUF-NOT:     memref.copy {{.*}}, %[[OUT]]
+// BUF:         vector.transfer_write %{{.*}}, %[[OUT]]
+// BUF-NOT:     memref.alloc(){{.*}} : memref<2x2xf32>
+// BUF-NOT:     memref.copy {{.*}}, %[[OUT]]
+// BUF:         return
 // IR-LABEL: llvm.func @kernel_segments(
 // IR-NOT:     memrefCopy
 // IR:         llvm.return

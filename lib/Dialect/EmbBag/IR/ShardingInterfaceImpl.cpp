@@ -19,6 +19,8 @@
 
 #include "embbag/Dialect/EmbBag/IR/ShardingInterfaceImpl.h"
 
+#include "BagOpUtils.h"
+
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,88 +36,16 @@
 
 using namespace mlir;
 using namespace mlir::embbag;
+using namespace mlir::embbag::bagops;
 using shard::GridAxis;
 using shard::Sharding;
 
 namespace {
 
-/// The operands of any of the three ops, by role; absent ones are null.
-/// `num_segments` and `default` may be static attributes instead.
-struct BagOperands {
-  Value table, indices, bags, numSegments, defaultIndex, weights;
-  IntegerAttr staticNumSegments, staticDefault;
-};
-
 /// Which loop of the op is split over the grid.
 enum class Split { None, Row, Column, Bag };
 
 } // namespace
-
-static BagOperands getBagOperands(Operation *op) {
-  return TypeSwitch<Operation *, BagOperands>(op)
-      .Case([](PackedOp o) {
-        return BagOperands{o.getTable(), o.getIndices(), {}, {},
-                           {},           o.getWeights()};
-      })
-      .Case([](OffsetsOp o) {
-        return BagOperands{o.getTable(), o.getIndices(),      o.getOffsets(),
-                           {},           o.getDefaultIndex(), o.getWeights()};
-      })
-      .Case([](SegmentsOp o) {
-        return BagOperands{o.getTable(),        o.getIndices(),
-                           o.getSegmentIds(),   o.getNumSegments(),
-                           o.getDefaultIndex(), o.getWeights()};
-      });
-}
-
-static BagOperands mapBagOperands(const BagOperands &o, IRMapping &map) {
-  auto get = [&](Value v) { return v ? map.lookupOrDefault(v) : v; };
-  return {get(o.table),        get(o.indices),      get(o.bags),
-          get(o.numSegments),  get(o.defaultIndex), get(o.weights),
-          o.staticNumSegments, o.staticDefault};
-}
-
-/// The static `num_segments` and `default` as constants of T_IND, so that
-/// the partitioning computes with them like with SSA operands.
-static void materializeStatics(OpBuilder &b, Location loc, BagOperands &o) {
-  Type indexType = getElementTypeOrSelf(o.indices.getType());
-  auto materialize = [&](IntegerAttr &attr, Value &value) {
-    if (!attr)
-      return;
-    value = arith::ConstantOp::create(
-        b, loc, b.getIntegerAttr(indexType, attr.getInt()));
-    attr = nullptr;
-  };
-  materialize(o.staticNumSegments, o.numSegments);
-  materialize(o.staticDefault, o.defaultIndex);
-}
-
-/// Creates an op of the kind of `like` on `o`, with the result type inferred.
-static Value createBagOp(OpBuilder &b, Location loc, Operation *like,
-                         Reduction reduction, const BagOperands &o) {
-  return TypeSwitch<Operation *, Value>(like)
-      .Case([&](PackedOp) {
-        return PackedOp::create(b, loc, reduction, o.table, o.indices,
-                                o.weights);
-      })
-      .Case([&](OffsetsOp) {
-        // include_last_offset is refused before partitioning (partition).
-        return OffsetsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                 /*include_last_offset=*/false, o.defaultIndex,
-                                 o.staticDefault, o.weights);
-      })
-      .Case([&](SegmentsOp) {
-        return SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                  o.numSegments, o.staticNumSegments,
-                                  o.defaultIndex, o.staticDefault, o.weights);
-      });
-}
-
-static Reduction getReduction(Operation *op) {
-  return TypeSwitch<Operation *, Reduction>(op)
-      .Case<PackedOp, OffsetsOp, SegmentsOp>(
-          [](auto o) { return o.getReduction(); });
-}
 
 static int64_t getTableRank(Operation *op) {
   return cast<RankedTensorType>(getBagOperands(op).table.getType()).getRank();
@@ -333,63 +263,31 @@ FailureOr<ShardBounds> mlir::embbag::getShardBounds(OpBuilder &b, Location loc,
   return ShardBounds{lo, arith::SubIOp::create(b, loc, hi, lo)};
 }
 
-static Value castIndex(OpBuilder &b, Location loc, Value v, Type type) {
-  if (v.getType() == type)
-    return v;
-  return arith::IndexCastOp::create(b, loc, type, v);
-}
-
-static Value constantOf(OpBuilder &b, Location loc, Type type, double value) {
-  if (isa<FloatType>(type))
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
-  return arith::ConstantOp::create(b, loc,
-                                   b.getIntegerAttr(type, (int64_t)value));
-}
-
-/// An elementwise map over `inputs` (all of the shape of `inputs[0]`) giving
-/// one tensor per type in `elementTypes`.
-static SmallVector<Value> mapElementwise(
-    OpBuilder &b, Location loc, ValueRange inputs, TypeRange elementTypes,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
-  auto shape = cast<RankedTensorType>(inputs[0].getType());
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, inputs[0]);
-  SmallVector<Value> inits;
-  SmallVector<Type> types;
-  for (Type type : elementTypes) {
-    inits.push_back(tensor::EmptyOp::create(b, loc, sizes, type));
-    types.push_back(shape.clone(type));
-  }
-  SmallVector<AffineMap> maps(
-      inputs.size() + inits.size(),
-      AffineMap::getMultiDimIdentityMap(shape.getRank(), b.getContext()));
-  SmallVector<utils::IteratorType> iterators(shape.getRank(),
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, types, inputs, inits, maps, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc,
-                                body(nb, nloc, args.take_front(inputs.size())));
-      });
-  return generic.getResults();
-}
-
-static Value inRange(OpBuilder &b, Location loc, Value v, Value lo, Value hi) {
-  Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, lo);
-  Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, hi);
-  return arith::AndIOp::create(b, loc, ge, lt);
-}
-
 //===----------------------------------------------------------------------===//
 // Row split
 //===----------------------------------------------------------------------===//
 
+/// The number of rows of the whole table split on dim 0 by `sharding`.
+static Value getGlobalRows(OpBuilder &b, Location loc, shard::GridOp grid,
+                           const Sharding &sharding, Value localRows) {
+  ArrayRef<int64_t> offsets = sharding.getStaticShardedDimsOffsets();
+  if (!offsets.empty())
+    return arith::ConstantIndexOp::create(b, loc, offsets.back());
+  Value processes =
+      shard::GridShapeOp::create(b, loc, grid, axesOf(sharding, 0))
+          .getResult()[0];
+  return arith::MulIOp::create(b, loc, processes, localRows);
+}
+
 /// Rebases the indices owned by this process (in [lo, hi)) and points the
-/// others at local row 0 with weight 0: the bag structure, hence which bags
-/// are empty, stays that of the whole op.
-static std::pair<Value, Value> maskForeignRows(OpBuilder &b, Location loc,
-                                               const BagOperands &o,
-                                               Type elementType, Value lo,
-                                               Value hi) {
+/// others of the table (in [0, rows)) at local row 0 with weight 0: the bag
+/// structure, hence which bags are empty, stays that of the whole op. An
+/// index outside the whole table stays outside the local one once rebased
+/// (below 0, or at least hi - lo), so the local op's runtime check stops
+/// the program as the one-process op's would.
+static std::pair<Value, Value>
+maskForeignRows(OpBuilder &b, Location loc, const BagOperands &o,
+                Type elementType, Value lo, Value hi, Value rows) {
   SmallVector<Value> inputs{o.indices};
   if (o.weights)
     inputs.push_back(o.weights);
@@ -399,10 +297,13 @@ static std::pair<Value, Value> maskForeignRows(OpBuilder &b, Location loc,
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
         Value owned = inRange(nb, nloc, args[0], lo, hi);
         Value zeroIndex = constantOf(nb, nloc, indexType, 0);
+        Value inTable = inRange(nb, nloc, args[0], zeroIndex, rows);
         Value weight =
             o.weights ? args[1] : constantOf(nb, nloc, elementType, 1);
         Value rebased = arith::SubIOp::create(nb, nloc, args[0], lo);
-        return {arith::SelectOp::create(nb, nloc, owned, rebased, zeroIndex),
+        Value foreign = arith::SelectOp::create(nb, nloc, inTable, zeroIndex,
+                                                rebased);
+        return {arith::SelectOp::create(nb, nloc, owned, rebased, foreign),
                 arith::SelectOp::create(nb, nloc, owned, weight,
                                         constantOf(nb, nloc, elementType, 0))};
       });
@@ -498,15 +399,26 @@ static FailureOr<Value> partitionRows(OpBuilder &b, Operation *op,
       b, loc, arith::AddIOp::create(b, loc, bounds->offset, bounds->size),
       indexType);
 
+  Value globalRows = castIndex(
+      b, loc, getGlobalRows(b, loc, grid, tableSharding, rows), indexType);
+
   BagOperands part = local;
   std::tie(part.indices, part.weights) =
-      maskForeignRows(b, loc, local, elementType, lo, hi);
+      maskForeignRows(b, loc, local, elementType, lo, hi, globalRows);
   if (local.defaultIndex) {
-    // Only the owner of the default row contributes it; -1 elsewhere.
-    Value rebased = arith::SubIOp::create(b, loc, local.defaultIndex, lo);
+    // Only the owner of the default row contributes it; -1 (none) on the
+    // others. -1 stays -1; a default outside the whole table stays outside
+    // the local one once rebased, for the local runtime check.
+    Value d = local.defaultIndex;
+    Value minusOne = constantOf(b, loc, indexType, -1);
+    Value rebased = arith::SubIOp::create(b, loc, d, lo);
+    Value valid = arith::OrIOp::create(
+        b, loc,
+        inRange(b, loc, d, constantOf(b, loc, indexType, 0), globalRows),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, minusOne));
+    Value foreign = arith::SelectOp::create(b, loc, valid, minusOne, rebased);
     part.defaultIndex = arith::SelectOp::create(
-        b, loc, inRange(b, loc, local.defaultIndex, lo, hi), rebased,
-        constantOf(b, loc, indexType, -1));
+        b, loc, inRange(b, loc, d, lo, hi), rebased, foreign);
   }
   // A mean is a sum until every process's part is in.
   Value partial = createBagOp(b, loc, op, Reduction::sum, part);
@@ -521,18 +433,6 @@ static FailureOr<Value> partitionRows(OpBuilder &b, Operation *op,
 //===----------------------------------------------------------------------===//
 // Bag split
 //===----------------------------------------------------------------------===//
-
-static Value sliceDim0(OpBuilder &b, Location loc, Value tensor, Value offset,
-                       Value size) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  offsets[0] = getAsOpFoldResult(offset);
-  sizes[0] = getAsOpFoldResult(size);
-  return tensor::ExtractSliceOp::create(b, loc, tensor, offsets, sizes,
-                                        strides);
-}
 
 /// embbag.offsets on bags [lo, lo + size): the local offsets stay absolute,
 /// so the indices are cut at the first index of the next process's bags.
@@ -569,27 +469,15 @@ static Value partitionOffsetsBags(OpBuilder &b, Location loc, Operation *op,
 }
 
 /// embbag.segments on segments [lo, lo + size): the others' ids go to one
-/// extra segment, which is dropped.
+/// extra segment, which is dropped. An id outside [0, num_segments) becomes
+/// -1, so that the local op's runtime check stops the program as the
+/// one-process op's would.
 static Value partitionSegmentBags(OpBuilder &b, Location loc, Operation *op,
                                   const BagOperands &local,
                                   const ShardBounds &bounds) {
-  Type indexType = local.numSegments.getType();
-  Value lo = castIndex(b, loc, bounds.offset, indexType);
-  Value size = castIndex(b, loc, bounds.size, indexType);
-  Value hi = arith::AddIOp::create(b, loc, lo, size);
-  BagOperands part = local;
-  part.bags = mapElementwise(
-      b, loc, local.bags, indexType,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
-        Value rebased = arith::SubIOp::create(nb, nloc, args[0], lo);
-        return {arith::SelectOp::create(
-            nb, nloc, inRange(nb, nloc, args[0], lo, hi), rebased, size)};
-      })[0];
-  part.numSegments =
-      arith::AddIOp::create(b, loc, size, constantOf(b, loc, indexType, 1));
-  Value all = createBagOp(b, loc, op, getReduction(op), part);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  return sliceDim0(b, loc, all, zero, bounds.size);
+  Value all =
+      createSegmentsOnRange(b, loc, op, local, bounds.offset, bounds.size);
+  return sliceDim0(b, loc, all, b.getIndexAttr(0), bounds.size);
 }
 
 static FailureOr<Value> partitionBags(OpBuilder &b, Operation *op,
