@@ -64,6 +64,19 @@ if mpirun and os.path.exists(libmpich):
         )
     )
 
+# PyTorch (Debian's python3-torch) as the oracle of the differential tests
+# (utils/difftest/torch_oracle.py): the first python that imports torch and
+# numpy, as %torch_python, and the feature `torch`.
+for torch_python in (config.python_executable, "/usr/bin/python3"):
+    if torch_python and subprocess.run(
+        [torch_python, "-c", "import numpy, torch"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    ).returncode == 0:
+        config.available_features.add("torch")
+        config.substitutions.append(("%torch_python", torch_python))
+        break
+
 tool_dirs = [config.embbag_tools_dir, config.llvm_tools_dir]
 tools = [
     "embbag-opt",

@@ -20,7 +20,7 @@ fi
 LLVM_PREFIX=/usr/lib/llvm-22
 
 PACKAGES=(
-  cmake ninja-build g++ python3 python3-numpy
+  cmake ninja-build g++ python3 python3-numpy python3-torch
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libomp-22-dev
   mpich libmpich-dev

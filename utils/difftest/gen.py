@@ -337,6 +337,8 @@ def generate(seed, index, invalid=None):
         else:
             case["default"] = int(rng.integers(0, num_emb))
 
+    _extend(case, np.random.default_rng([int(seed), int(index), 1]), invalid)
+
     # Shapes: static, or `?` dims.
     case["dynamic"] = bool(rng.random() < 0.5)
     case["placement"] = "call" if (invalid or rng.random() < 0.7) else "inline"
@@ -352,6 +354,32 @@ def generate(seed, index, invalid=None):
         assert not checks, checks
     case["checks"] = checks
     return case
+
+
+def _extend(case, side, invalid):
+    """The extensions beyond the specifications: some means become `max`,
+    some float sums and means `sqrtn` (sums keep their weights), and some
+    valid offsets cases get include_last_offset (the number of indices
+    appended as the closing offset, then indices that no bag reads). Drawn
+    from their own stream `side`, so that the rest of a case is what it was
+    before they existed."""
+    if case["reduction"] == "mean" and side.random() < 0.4:
+        case["reduction"] = "max"
+    elif ref.is_float(case["etype"]) and side.random() < 0.2:
+        case["reduction"] = "sqrtn"
+    if case["op"] != "offsets" or invalid or side.random() >= 0.3:
+        return
+    case["include_last_offset"] = True
+    n = len(case["indices"])
+    case["offsets"] = np.append(case["offsets"], n).astype(np.int64)
+    tail = int(side.integers(0, 3))
+    garbage = [_garbage_index(side, case["num_emb"], case["itype"])
+               for _ in range(tail)]
+    case["indices"] = np.append(case["indices"], garbage).astype(np.int64)
+    if case["weights"] is not None:
+        wclass = case["vclass"] if ref.is_int(case["etype"]) else "exact"
+        extra = _values(side, case["etype"], (tail,), wclass, weights=True)
+        case["weights"] = np.concatenate([case["weights"], extra])
 
 
 def _make_invalid(rng, case):
@@ -412,7 +440,8 @@ def _make_invalid(rng, case):
 def _violations(case):
     return ref.contract_violations(
         case["op"], case["num_emb"], case["indices"], case["offsets"],
-        case["segment_ids"], case["num_segments"], case["default"])
+        case["segment_ids"], case["num_segments"], case["default"],
+        case.get("include_last_offset", False))
 
 
 def _dynamic_masks(rng, case):
@@ -440,7 +469,8 @@ def expected(case):
     return ref.compute(case["op"], case["reduction"], case["etype"],
                        case["table"], case["indices"], case["offsets"],
                        case["segment_ids"], case["num_segments"],
-                       case["default"], case["weights"])
+                       case["default"], case["weights"],
+                       case.get("include_last_offset", False))
 
 
 def expected_shape(case):
@@ -450,6 +480,8 @@ def expected_shape(case):
         batch = case["indices"].shape[0]
     elif op == "offsets":
         batch = len(case["offsets"])
+        if case.get("include_last_offset"):
+            batch = max(batch - 1, 0)
     else:
         batch = max(case["num_segments"], 0)
     return (batch,) + tuple(case["row_shape"])
@@ -459,13 +491,15 @@ def describe(case):
     d = case["default"]
     return ("op=%s reduction=%s T=%s T_IND=%s class=%s rows=%s num_emb=%d "
             "values=%s weights=%s default=%s shapes=%s placement=%s "
-            "invalid=%s" % (
+            "invalid=%s%s" % (
                 case["op"], case["reduction"], case["etype"], case["itype"],
                 case["klass"], list(case["row_shape"]), case["num_emb"],
                 case["vclass"], "yes" if case["weights"] is not None else "no",
                 "none" if d is None else d,
                 "dynamic" if case["dynamic"] else "static",
-                case["placement"], case["invalid"] or "no"))
+                case["placement"], case["invalid"] or "no",
+                " include_last_offset" if case.get("include_last_offset")
+                else ""))
 
 
 # ---------------------------------------------------------------------------
@@ -538,6 +572,8 @@ def _op_text(case, names, types, result_type):
                                            names["indices"])]
     if op == "offsets":
         parts.append("offsets(%%%s)" % names["offsets"])
+        if case.get("include_last_offset"):
+            parts.append("include_last_offset")
     if op == "segments":
         parts.append("segment_ids(%%%s)" % names["segment_ids"])
         parts.append("num_segments(%%%s)" % names["num_segments"])

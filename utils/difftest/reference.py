@@ -50,7 +50,7 @@ for _w in (8, 16, 32, 64):
 FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
 ALL_TYPES = tuple(INT_TYPES) + FLOAT_TYPES
 OPS = ("packed", "offsets", "segments")
-REDUCTIONS = ("sum", "mean")
+REDUCTIONS = ("sum", "mean", "max", "sqrtn")
 
 
 class ContractViolation(Exception):
@@ -151,7 +151,8 @@ def _ints(a):
 
 
 def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
-                        num_segments=None, default=None):
+                        num_segments=None, default=None,
+                        include_last_offset=False):
     """The runtime checks that the inputs fail, as a list of (check, detail).
 
     Checks (docs/EmbBag/EmbBagOps.md, 'invalid runtime values' / 'what is checked'):
@@ -160,7 +161,8 @@ def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
       'default'        default given, != -1 and outside [0, num_emb)
                        (checked whether or not a bag is empty);
       'offset'         an offset is negative, smaller than the one before it,
-                       or greater than num_indices;
+                       or greater than num_indices; with include_last_offset
+                       no offset at all;
       'segment_id'     a segment id outside [0, num_segments);
       'num_segments'   num_segments < 0.
     An empty list means the inputs are valid.
@@ -168,6 +170,7 @@ def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
     out = []
     idx = _ints(indices)
     n = len(idx)
+    read_to = n
     if default is not None and default != -1 and not 0 <= default < num_emb:
         out.append(("default", "default index %d is out of range [0, %d)"
                     % (default, num_emb)))
@@ -189,8 +192,14 @@ def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
                 break
             prev = o
         # Indices before offsets[0] belong to no bag; with no bag at all no
-        # index is read.
+        # index is read; with include_last_offset none from the last offset
+        # on.
         read_from = min(max(offs[0], 0), n) if offs else n
+        if include_last_offset:
+            if not offs:
+                out.append(("offset", "no offsets with include_last_offset"))
+            else:
+                read_to = min(max(offs[-1], read_from), n)
     elif op == "segments":
         if num_segments < 0:
             out.append(("num_segments", "num_segments = %d is negative"
@@ -202,7 +211,7 @@ def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
                 break
     elif op != "packed":
         raise ValueError("unknown op %r" % op)
-    for i in range(read_from, n):
+    for i in range(read_from, read_to):
         if not 0 <= idx[i] < num_emb:
             out.append(("index", "index %d at flat position %d is out of "
                         "range [0, %d)" % (idx[i], i, num_emb)))
@@ -221,9 +230,11 @@ def _reduce_bags(reduction, etype, table, flat_indices, flat_weights, bags,
     weights[p] * table[indices[p]]; empty bags take table[default] or zeros."""
     if reduction not in REDUCTIONS:
         raise ValueError("unknown reduction %r" % reduction)
-    if reduction == "mean" and flat_weights is not None:
-        raise ValueError("weights are only supported with 'sum' "
-                         "(the verifier rejects mean + weights)")
+    if reduction in ("mean", "max") and flat_weights is not None:
+        raise ValueError("weights are only supported with 'sum' and 'sqrtn' "
+                         "(the verifier rejects mean and max with weights)")
+    if reduction == "sqrtn" and not is_float(etype):
+        raise ValueError("sqrtn needs a float type (a verifier error)")
     table = np.asarray(table, dtype=object if is_int(etype) else np.float64)
     row_shape = table.shape[1:]
     row_size = int(np.prod(row_shape, dtype=np.int64))
@@ -242,6 +253,9 @@ def _reduce_bags(reduction, etype, table, flat_indices, flat_weights, bags,
                 if use_default:
                     out[b] = tab[default]
                 continue
+            if reduction == "max":
+                out[b] = np.max(tab[[flat_indices[p] for p in pos]], axis=0)
+                continue
             acc = np.zeros(row_size, dtype=adt)
             for p in pos:
                 row = tab[flat_indices[p]]
@@ -249,6 +263,13 @@ def _reduce_bags(reduction, etype, table, flat_indices, flat_weights, bags,
                 acc = (acc + term).astype(adt)
             if reduction == "mean":
                 acc = (acc / adt(len(pos))).astype(adt)
+            if reduction == "sqrtn":
+                # TensorFlow's combiner: the count, or the weights' norm.
+                norm = adt(len(pos)) if w is None else adt(
+                    sum(float(w[p]) * float(w[p]) for p in pos))
+                # Weights that are all zero give 0 / 0 = NaN, as in TF.
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    acc = (acc / np.sqrt(norm)).astype(adt)
             out[b] = acc
         return round_to(out, etype).astype(np.float64).reshape((batch,) + row_shape)
 
@@ -273,6 +294,11 @@ def _reduce_bags(reduction, etype, table, flat_indices, flat_weights, bags,
                 out[b] = [0] * row_size
             continue
         rows = tab[np.asarray([flat_indices[p] for p in pos], dtype=np.int64)]
+        if reduction == "max":
+            # Compared in T's signedness: the wrapped values themselves.
+            vals = [[wrap_int(int(v), etype) for v in r] for r in rows]
+            out[b] = [max(col) for col in zip(*vals)]
+            continue
         if w is not None:
             rows = rows * w[np.asarray(pos, dtype=np.int64)][:, None]
         acc = rows.sum(axis=0, dtype=np.uint64)
@@ -288,9 +314,10 @@ def _reduce_bags(reduction, etype, table, flat_indices, flat_weights, bags,
 
 
 def _check(op, table, indices, offsets=None, segment_ids=None,
-           num_segments=None, default=None):
+           num_segments=None, default=None, include_last_offset=False):
     v = contract_violations(op, np.shape(table)[0], indices, offsets,
-                            segment_ids, num_segments, default)
+                            segment_ids, num_segments, default,
+                            include_last_offset)
     if v:
         raise ContractViolation(v)
 
@@ -308,14 +335,17 @@ def packed(reduction, etype, table, indices, weights=None):
 
 
 def offsets(reduction, etype, table, indices, offsets, default=None,
-            weights=None):
-    """embbag.offsets: 1-D indices, 1-D offsets of length batch."""
+            weights=None, include_last_offset=False):
+    """embbag.offsets: 1-D indices, 1-D offsets of length batch (batch + 1
+    with include_last_offset: the last one ends the last bag)."""
     indices = np.asarray(indices, dtype=np.int64).ravel()
     offs = [int(o) for o in np.asarray(offsets, dtype=np.int64).ravel()]
-    _check("offsets", table, indices, offsets=offs, default=default)
+    _check("offsets", table, indices, offsets=offs, default=default,
+           include_last_offset=include_last_offset)
     n = len(indices)
-    bounds = offs + [n]
-    bags = [list(range(bounds[b], bounds[b + 1])) for b in range(len(offs))]
+    bounds = offs if include_last_offset else offs + [n]
+    bags = [list(range(bounds[b], bounds[b + 1]))
+            for b in range(len(bounds) - 1)]
     return _reduce_bags(reduction, etype, table, indices, weights, bags,
                         default)
 
@@ -335,13 +365,14 @@ def segments(reduction, etype, table, indices, segment_ids, num_segments,
 
 
 def compute(op, reduction, etype, table, indices, offsets_=None,
-            segment_ids=None, num_segments=None, default=None, weights=None):
+            segment_ids=None, num_segments=None, default=None, weights=None,
+            include_last_offset=False):
     """Dispatches to packed / offsets / segments."""
     if op == "packed":
         return packed(reduction, etype, table, indices, weights)
     if op == "offsets":
         return offsets(reduction, etype, table, indices, offsets_, default,
-                       weights)
+                       weights, include_last_offset)
     if op == "segments":
         return segments(reduction, etype, table, indices, segment_ids,
                         num_segments, default, weights)
@@ -429,6 +460,29 @@ def _self_test():
     # Empty bag + default in integer mean: undivided.
     same(offsets("mean", "i16", [[5, 6], [7, 8]], [0, 1], [0, 2, 2], 1),
          [[6, 7], [7, 8], [7, 8]])
+
+    # max: signedness of T; an empty bag is zeros or the default row.
+    same(packed("max", "i8", [[-128, 5], [-1, -3]], [[0, 1]]), [[-1, 5]])
+    same(packed("max", "ui8", [[-128, 5], [-1, -3]], [[0, 1]]), [[255, 253]])
+    close(offsets("max", "f32", [[-1., -5.], [-2., -3.]], [0, 1], [0, 0]),
+          [[0, 0], [-1, -3]])
+    close(offsets("max", "f32", [[-1., -5.], [-2., -3.]], [0, 1], [0, 0], 1),
+          [[-2, -3], [-1, -3]])
+    # sqrtn: sum / sqrt(count); weighted: / sqrt(sum w^2); empty undivided.
+    close(packed("sqrtn", "f32", [[1., 2.], [3., 4.], [4., 0.], [0., 9.]],
+                 [[0, 1, 2, 3]]), [[4, 7.5]])
+    close(packed("sqrtn", "f32", [[1., 2.], [3., 4.]], [[0, 1]], [[3., 4.]]),
+          [[3, 4.4]])
+    close(offsets("sqrtn", "f32", [[1., 2.], [3., 4.]], [0, 1], [0, 0], 1),
+          [[3, 4], [4 / np.sqrt(2), 6 / np.sqrt(2)]])
+    # include_last_offset: the last offset ends the last bag; index 9 after
+    # it is never read.
+    close(offsets("sum", "f32", [[1., 2.], [3., 4.]], [0, 1, 9], [0, 2, 2],
+                  include_last_offset=True), [[4, 6], [0, 0]])
+    assert contract_violations("offsets", 2, [0, 1, 9], [0, 2, 3],
+                               include_last_offset=True)
+    assert contract_violations("offsets", 2, [0], [],
+                               include_last_offset=True)
 
     # f16 / bf16: accumulate in f32, round once.
     r = packed("sum", "f16", [[2048.0], [0.5]], [[0] + [1] * 8])

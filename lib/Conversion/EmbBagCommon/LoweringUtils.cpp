@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -397,3 +398,41 @@ void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
 }
 
 } // namespace mlir::embbag::lowering
+
+TypedAttr mlir::embbag::lowering::maxIdentity(Builder &b, Type accType,
+                                              bool isUnsigned) {
+  if (auto floatType = dyn_cast<FloatType>(accType))
+    return b.getFloatAttr(
+        floatType,
+        APFloat::getInf(floatType.getFloatSemantics(), /*Negative=*/true));
+  unsigned width = accType.getIntOrFloatBitWidth();
+  return b.getIntegerAttr(accType, isUnsigned
+                                       ? APInt::getZero(width)
+                                       : APInt::getSignedMinValue(width));
+}
+
+Value mlir::embbag::lowering::maximum(ImplicitLocOpBuilder &b, Value lhs,
+                                      Value rhs, bool isUnsigned) {
+  if (isa<FloatType>(getElementTypeOrSelf(lhs.getType())))
+    return arith::MaximumFOp::create(b, lhs, rhs);
+  if (isUnsigned)
+    return arith::MaxUIOp::create(b, lhs, rhs);
+  return arith::MaxSIOp::create(b, lhs, rhs);
+}
+
+Value mlir::embbag::lowering::sqrtnDivisor(ImplicitLocOpBuilder &b,
+                                           Value sumOfSquares, Value count) {
+  Value isEmpty =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, cst(b, 0));
+  Value one =
+      arith::ConstantOp::create(b, b.getFloatAttr(sumOfSquares.getType(), 1.0));
+  return arith::SelectOp::create(b, isEmpty, one,
+                                 math::SqrtOp::create(b, sumOfSquares));
+}
+
+Value mlir::embbag::lowering::divideBy(ImplicitLocOpBuilder &b, Value acc,
+                                       Value divisor) {
+  if (auto vectorType = dyn_cast<VectorType>(acc.getType()))
+    divisor = vector::BroadcastOp::create(b, vectorType, divisor);
+  return arith::DivFOp::create(b, acc, divisor);
+}

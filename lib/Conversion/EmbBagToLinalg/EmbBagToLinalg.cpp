@@ -1,7 +1,8 @@
 //===- EmbBagToLinalg.cpp - Lower embbag.packed to linalg -----------------===//
 //
 // embbag.packed is a rectangular reduction: result[b, c] = sum_j w[b, j] *
-// table[indices[b, j], c], a linalg.generic over (b, j, c). The gather is a
+// table[indices[b, j], c] (or max_j table[indices[b, j], c]), a
+// linalg.generic over (b, j, c). The gather is a
 // tensor.extract in the body; the index is re-read with tensor.extract at
 // (linalg.index 0, linalg.index 1) rather than taken from the block argument,
 // because the vectoriser turns a row read whose index comes from a block
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -49,6 +51,7 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
     bool widensFloat = storageType.isF16() || storageType.isBF16();
     Type accType = getAccumulatorType(storageType);
     bool isFloat = isa<FloatType>(accType);
+    bool isUnsigned = isUnsignedElement(op.getTableType());
 
     Value numBags = dim(b, indices, 0);
     Value perBag = dim(b, indices, 1);
@@ -59,7 +62,10 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
     }
 
     auto sizes = getAsOpFoldResult(ValueRange{numBags, row});
-    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(accType));
+    // The reduction's identity: zero for sums, the lowest value for max.
+    Value zero = arith::ConstantOp::create(
+        b, op.isMax() ? maxIdentity(b, accType, isUnsigned)
+                      : b.getZeroAttr(accType));
     Value init =
         linalg::FillOp::create(
             b, zero, tensor::EmptyOp::create(b, sizes, accType).getResult())
@@ -102,43 +108,113 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
             v = isFloat ? arith::MulFOp::create(ib, v, w).getResult()
                         : arith::MulIOp::create(ib, v, w).getResult();
           }
-          Value next = isFloat ? arith::AddFOp::create(ib, acc, v).getResult()
-                               : arith::AddIOp::create(ib, acc, v).getResult();
+          Value next;
+          if (op.isMax())
+            next = maximum(ib, acc, v, isUnsigned);
+          else if (isFloat)
+            next = arith::AddFOp::create(ib, acc, v);
+          else
+            next = arith::AddIOp::create(ib, acc, v);
           linalg::YieldOp::create(ib, next);
         });
     Value result = sum.getResult(0);
 
-    if (op.isMean() || accType != storageType)
-      result = finalize(b, result, sizes, storageType, accType,
-                        op.isMean() ? perBag : Value(),
-                        isUnsignedElement(op.getTableType()));
+    Finish finish{storageType, accType, isUnsigned};
+    if (op.isMean())
+      finish.meanCount = perBag;
+    if (op.isMax())
+      finish.maxCount = perBag;
+    if (op.isSqrtn())
+      finish.sqrtnNorms =
+          buildSqrtnNorms(b, weights, accType, sizes[0], perBag, widensFloat);
+    if (finish.meanCount || finish.maxCount || finish.sqrtnNorms ||
+        accType != storageType)
+      result = finalize(b, result, sizes, perBag, finish);
     rewriter.replaceOp(op, unflattenResult(b, result, op.getResultType(),
                                            op.getTable(), numBags));
     return success();
   }
 
-  /// Divides by max(count, 1) when `count` is set (an empty bag stays zero)
-  /// and rounds to the storage type.
+  /// What happens to the accumulators after the reduction.
+  struct Finish {
+    Type storageType, accType;
+    bool isUnsigned;
+    Value meanCount;  // mean: divide by max(count, 1)
+    Value maxCount;   // max: an empty bag's identity becomes zeros
+    Value sqrtnNorms; // sqrtn: [batch] norms whose square roots divide
+  };
+
+  /// The sqrtn norm of every bag, [batch] of `accType`: the bag size, or with
+  /// weights the sum of their squares.
+  static Value buildSqrtnNorms(ImplicitLocOpBuilder &b, Value weights,
+                               Type accType, OpFoldResult batch, Value perBag,
+                               bool widensFloat) {
+    Value empty =
+        tensor::EmptyOp::create(b, ArrayRef<OpFoldResult>{batch}, accType);
+    if (!weights) {
+      Value count = arith::UIToFPOp::create(
+          b, accType, arith::IndexCastUIOp::create(b, b.getI64Type(), perBag));
+      return linalg::FillOp::create(b, count, empty).getResult(0);
+    }
+    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(accType));
+    Value init = linalg::FillOp::create(b, zero, empty).getResult(0);
+    MLIRContext *ctx = b.getContext();
+    auto generic = linalg::GenericOp::create(
+        b, init.getType(), ValueRange{weights}, ValueRange{init},
+        ArrayRef<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(2, ctx),
+            AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx)},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                      utils::IteratorType::reduction},
+        [&](OpBuilder &nested, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          Value w = castToSignless(ib, args[0]);
+          if (widensFloat)
+            w = arith::ExtFOp::create(ib, accType, w);
+          linalg::YieldOp::create(
+              ib, ValueRange{math::FmaOp::create(ib, w, w, args[1])});
+        });
+    return generic.getResult(0);
+  }
+
+  /// Applies `f` to the [batch, row] accumulators `acc` (bags of `perBag`
+  /// indices) and rounds to the storage type.
   static Value finalize(ImplicitLocOpBuilder &b, Value acc,
-                        ArrayRef<OpFoldResult> sizes, Type storageType,
-                        Type accType, Value count, bool isUnsigned) {
-    Value init = tensor::EmptyOp::create(b, sizes, storageType);
+                        ArrayRef<OpFoldResult> sizes, Value perBag,
+                        const Finish &f) {
+    Value init = tensor::EmptyOp::create(b, sizes, f.storageType);
     MLIRContext *ctx = b.getContext();
     auto id = AffineMap::getMultiDimIdentityMap(2, ctx);
-    Value divisor = count ? countDivisor(b, count) : Value();
+    Value divisor = f.meanCount ? countDivisor(b, f.meanCount) : Value();
+    Value emptyMax = f.maxCount
+                         ? arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                                 f.maxCount, cst(b, 0))
+                               .getResult()
+                         : Value();
+    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(f.accType));
+    SmallVector<Value> inputs{acc};
+    SmallVector<AffineMap> maps{id};
+    if (f.sqrtnNorms) {
+      inputs.push_back(f.sqrtnNorms);
+      maps.push_back(AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx));
+    }
+    maps.push_back(id);
     auto generic = linalg::GenericOp::create(
-        b, init.getType(), ValueRange{acc}, ValueRange{init},
-        ArrayRef<AffineMap>{id, id},
+        b, init.getType(), inputs, ValueRange{init}, maps,
         ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
                                       utils::IteratorType::parallel},
         [&](OpBuilder &nested, Location loc, ValueRange args) {
           ImplicitLocOpBuilder ib(loc, nested);
           Value v = args[0];
           if (divisor)
-            v = divideByCount(ib, v, divisor, isUnsigned);
-          v = isa<FloatType>(storageType) && accType != storageType
-                  ? arith::TruncFOp::create(ib, storageType, v).getResult()
-                  : castTo(ib, v, storageType);
+            v = divideByCount(ib, v, divisor, f.isUnsigned);
+          if (emptyMax)
+            v = arith::SelectOp::create(ib, emptyMax, zero, v);
+          if (f.sqrtnNorms)
+            v = divideBy(ib, v, sqrtnDivisor(ib, args[1], perBag));
+          v = isa<FloatType>(f.storageType) && f.accType != f.storageType
+                  ? arith::TruncFOp::create(ib, f.storageType, v).getResult()
+                  : castTo(ib, v, f.storageType);
           linalg::YieldOp::create(ib, v);
         });
     return generic.getResult(0);

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -64,6 +65,8 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
     p.op = op;
     p.table = flattenTable(b, op.getTable());
     p.mean = op.isMean();
+    p.max = op.isMax();
+    p.sqrtn = op.isSqrtn();
     p.isUnsigned = isUnsignedElement(op.getTableType());
     if (failed(normalize(b, op, options.checks, p)))
       return failure();

@@ -51,6 +51,8 @@ struct BagProblem {
   Value numBags;      // index
   BagRanges ranges;
   bool mean = false;
+  bool max = false;   // element-wise maximum instead of the sum
+  bool sqrtn = false; // the sum divided by the square root of the count
   bool isUnsigned = false;
 };
 

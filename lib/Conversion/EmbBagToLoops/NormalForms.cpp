@@ -39,19 +39,13 @@ LogicalResult mlir::embbag::loops::normalizePacked(ImplicitLocOpBuilder &b,
   return success();
 }
 
-LogicalResult mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b,
-                                                    OffsetsOp op, bool checks,
-                                                    BagProblem &p) {
-  p.indices = op.getIndices();
-  p.weights = op.getWeights();
-  if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
-    p.defaultIndex = toIndex(b, *d);
-  Value offsets = op.getOffsets();
+/// Bag b is [offsets[b], offsets[b + 1]), the last one running to the end
+/// of the indices.
+static void normalizeOpenRanges(ImplicitLocOpBuilder &b, Value offsets,
+                                Value numIndices, BagProblem &p) {
   Value numBags = p.numBags = dim(b, offsets, 0);
-  Value numIndices = dim(b, p.indices, 0);
   p.ranges = [=](ImplicitLocOpBuilder &ib, Value bag) {
     Value start = extractIndex(ib, offsets, bag);
-    // The last bag runs to the end of the indices.
     Value next = arith::AddIOp::create(ib, bag, cst(ib, 1));
     Value isLast =
         arith::CmpIOp::create(ib, arith::CmpIPredicate::eq, next, numBags);
@@ -60,25 +54,72 @@ LogicalResult mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b,
     Value end = arith::SelectOp::create(ib, isLast, numIndices, nextOffset);
     return std::make_pair(start, end);
   };
-  if (!checks)
-    return success();
-  checkOffsets(b, op, offsets, numIndices,
-               "offsets must be non-negative, non-decreasing and at most the "
-               "number of indices");
-  // Only the indices from offsets[0] on are read, and none without bags.
+}
+
+/// include_last_offset: batch + 1 offsets, bag b is [offsets[b],
+/// offsets[b + 1]) for every b. An empty offsets tensor (a contract
+/// violation the checks stop on) gives no bags rather than -1.
+static void normalizeLastOffsetRanges(ImplicitLocOpBuilder &b, Value offsets,
+                                      BagProblem &p) {
+  p.numBags = arith::MaxSIOp::create(
+      b, arith::SubIOp::create(b, dim(b, offsets, 0), cst(b, 1)), cst(b, 0));
+  p.ranges = [=](ImplicitLocOpBuilder &ib, Value bag) {
+    Value next = arith::AddIOp::create(ib, bag, cst(ib, 1));
+    return std::make_pair(extractIndex(ib, offsets, bag),
+                          extractIndex(ib, offsets, next));
+  };
+}
+
+/// The positions [first, last) of the indices that the bags read: from
+/// offsets[0] to the end, or with include_last_offset to the last offset;
+/// none without bags.
+static std::pair<Value, Value> getReadRange(ImplicitLocOpBuilder &b,
+                                            OffsetsOp op, Value offsets,
+                                            Value numIndices, Value numBags) {
   Value hasBags =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ne, numBags, cst(b, 0));
-  auto firstOffset = scf::IfOp::create(
+  bool lastOffset = op.getIncludeLastOffset();
+  auto range = scf::IfOp::create(
       b, hasBags,
       [&](OpBuilder &nested, Location loc) {
         ImplicitLocOpBuilder tb(loc, nested);
-        scf::YieldOp::create(tb, extractIndex(tb, offsets, cst(tb, 0)));
+        Value first = extractIndex(tb, offsets, cst(tb, 0));
+        Value last =
+            lastOffset ? extractIndex(tb, offsets, numBags) : numIndices;
+        scf::YieldOp::create(tb, ValueRange{first, last});
       },
       [&](OpBuilder &nested, Location loc) {
-        scf::YieldOp::create(nested, loc, numIndices);
+        scf::YieldOp::create(nested, loc, ValueRange{numIndices, numIndices});
       });
-  checkIndices(b, p.op, p.table, p.indices, firstOffset.getResult(0),
-               numIndices);
+  return {range.getResult(0), range.getResult(1)};
+}
+
+LogicalResult mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b,
+                                                    OffsetsOp op, bool checks,
+                                                    BagProblem &p) {
+  p.indices = op.getIndices();
+  p.weights = op.getWeights();
+  if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
+    p.defaultIndex = toIndex(b, *d);
+  Value offsets = op.getOffsets();
+  Value numIndices = dim(b, p.indices, 0);
+  if (op.getIncludeLastOffset())
+    normalizeLastOffsetRanges(b, offsets, p);
+  else
+    normalizeOpenRanges(b, offsets, numIndices, p);
+  if (!checks)
+    return success();
+  if (op.getIncludeLastOffset())
+    emitAssert(b, op,
+               arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                                     dim(b, offsets, 0), cst(b, 0)),
+               "offsets must have at least one entry with "
+               "include_last_offset");
+  checkOffsets(b, op, offsets, numIndices,
+               "offsets must be non-negative, non-decreasing and at most the "
+               "number of indices");
+  auto [first, last] = getReadRange(b, op, offsets, numIndices, p.numBags);
+  checkIndices(b, p.op, p.table, p.indices, first, last);
   checkDefault(b, p.op, p.table, p.defaultIndex);
   return success();
 }

@@ -4,7 +4,8 @@
 // over the bag's indices, each table row is read with contiguous vector
 // transfers (the last one masked when the chunk ends inside a vector), and
 // the accumulators are stored once, after the empty-bag default and the
-// mean.
+// mean or sqrtn divisor. `max` runs the same loop with a maximum instead of
+// the sum.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -63,9 +65,11 @@ static Value readWeight(ImplicitLocOpBuilder &b, const KernelContext &k,
   return vector::BroadcastOp::create(b, k.vecAccType, w);
 }
 
-/// `acc + weight * row` (no weight: `acc + row`).
-static Value accumulate(ImplicitLocOpBuilder &b, Value acc, Value row,
-                        Value weight) {
+/// `acc + weight * row` (no weight: `acc + row`), or the maximum.
+static Value accumulate(ImplicitLocOpBuilder &b, const KernelContext &k,
+                        Value acc, Value row, Value weight) {
+  if (k.p.max)
+    return maximum(b, acc, row, k.p.isUnsigned);
   if (isa<FloatType>(getElementTypeOrSelf(acc.getType()))) {
     if (weight)
       return vector::FMAOp::create(b, row, weight, acc);
@@ -94,7 +98,7 @@ static SmallVector<Value> buildPass(ImplicitLocOpBuilder &b,
         SmallVector<Value> next;
         for (auto [u, acc] : llvm::enumerate(accs))
           next.push_back(accumulate(
-              lb, acc, readRow(lb, k, rowIndex, cols[u], chunk.masks[u]),
+              lb, k, acc, readRow(lb, k, rowIndex, cols[u], chunk.masks[u]),
               weight));
         scf::YieldOp::create(lb, next);
       });
@@ -176,6 +180,56 @@ applyDefault(ImplicitLocOpBuilder &b, const KernelContext &k, const BagRef &bag,
   return SmallVector<Value>(ifOp.getResults());
 }
 
+/// The identity of the reduction as an accumulator vector: zero for sums,
+/// the lowest value of T for max (-inf, INT_MIN, 0 for unsigned T).
+static Value buildInit(ImplicitLocOpBuilder &b, const KernelContext &k) {
+  TypedAttr init = k.p.max ? maxIdentity(b, k.accType, k.p.isUnsigned)
+                           : b.getZeroAttr(k.accType);
+  return arith::ConstantOp::create(b, k.vecAccType,
+                                   DenseElementsAttr::get(k.vecAccType, init));
+}
+
+/// An empty bag's max is still the identity (-inf): it becomes zeros, as in
+/// PyTorch; the default row, if any, replaces them afterwards.
+static SmallVector<Value> zeroEmptyMax(ImplicitLocOpBuilder &b,
+                                       const KernelContext &k,
+                                       const BagRef &bag,
+                                       SmallVector<Value> accs) {
+  Value isEmpty =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, bag.count, cst(b, 0));
+  Value zero = arith::ConstantOp::create(
+      b, k.vecAccType,
+      DenseElementsAttr::get(k.vecAccType, b.getZeroAttr(k.accType)));
+  for (Value &acc : accs)
+    acc = arith::SelectOp::create(b, isEmpty, zero, acc);
+  return accs;
+}
+
+/// The norm of a bag's weights for sqrtn, in the float accumulator type:
+/// the sum of the squared weights, or without weights the count. A scalar
+/// loop per pass, outside the hot loop: it reads one weight per index, the
+/// hot loop a vector chunk of a row.
+static Value buildSumOfSquares(ImplicitLocOpBuilder &b, const KernelContext &k,
+                               const BagRef &bag) {
+  if (!k.p.weights)
+    return arith::UIToFPOp::create(
+        b, k.accType,
+        arith::IndexCastUIOp::create(b, b.getI64Type(), bag.count));
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(k.accType));
+  auto loop = scf::ForOp::create(
+      b, bag.start, bag.end, cst(b, 1), ValueRange{zero},
+      [&](OpBuilder &nested, Location loc, Value j, ValueRange sums) {
+        ImplicitLocOpBuilder lb(loc, nested);
+        Value w =
+            castToSignless(lb, tensor::ExtractOp::create(lb, k.p.weights, j));
+        if (k.widensFloat)
+          w = arith::ExtFOp::create(lb, k.accType, w);
+        scf::YieldOp::create(
+            lb, ValueRange{math::FmaOp::create(lb, w, w, sums.front())});
+      });
+  return loop.getResult(0);
+}
+
 Value mlir::embbag::loops::buildChunk(ImplicitLocOpBuilder &b,
                                       const KernelContext &k, const BagRef &bag,
                                       const ChunkSpec &chunk, Value out) {
@@ -184,17 +238,21 @@ Value mlir::embbag::loops::buildChunk(ImplicitLocOpBuilder &b,
     cols.push_back(u == 0 ? chunk.col
                           : b.createOrFold<arith::AddIOp>(
                                 chunk.col, cst(b, u * k.shape.lanes)));
-  Value zero = arith::ConstantOp::create(
-      b, k.vecAccType,
-      DenseElementsAttr::get(k.vecAccType, b.getZeroAttr(k.accType)));
-  SmallVector<Value> inits(chunk.masks.size(), zero);
+  SmallVector<Value> inits(chunk.masks.size(), buildInit(b, k));
   SmallVector<Value> accs = buildPasses(b, k, bag, chunk, cols, inits);
+  if (k.p.max)
+    accs = zeroEmptyMax(b, k, bag, accs);
   if (k.p.defaultIndex)
     accs = applyDefault(b, k, bag, chunk, cols, accs);
   if (k.p.mean) {
     Value divisor = countDivisor(b, bag.count);
     for (Value &acc : accs)
       acc = divideByCount(b, acc, divisor, k.p.isUnsigned);
+  }
+  if (k.p.sqrtn) {
+    Value divisor = sqrtnDivisor(b, buildSumOfSquares(b, k, bag), bag.count);
+    for (Value &acc : accs)
+      acc = divideBy(b, acc, divisor);
   }
   auto map = AffineMap::getMinorIdentityMap(2, 1, b.getContext());
   for (auto [acc, col, mask] : llvm::zip_equal(accs, cols, chunk.masks)) {

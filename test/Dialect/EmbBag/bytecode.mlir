@@ -1,27 +1,32 @@
-// Bytecode carries the embbag dialect version (2), so that a later embbag
+// Bytecode carries the embbag dialect version (3), so that a later embbag
 // can tell which form of the ops a file holds.
 //
-// The writer records version 2 (varint 2 = byte 05) for embbag:
+// The writer records version 3 (varint 3 = byte 07) for embbag:
 // RUN: embbag-opt %s --emit-bytecode -o %t.mlirbc
 // RUN: %python %S/Inputs/dialect_versions.py %t.mlirbc | FileCheck %s --check-prefix=WRITTEN
-// WRITTEN: embbag: version 05
+// WRITTEN: embbag: version 07
 //
 // What it wrote reads back:
 // RUN: embbag-opt %t.mlirbc | FileCheck %s
 //
-// A checked-in file of version 2 (this file, embbag-opt --emit-bytecode)
+// A checked-in file of version 3 (this file, embbag-opt --emit-bytecode)
 // loads:
-// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v2.mlirbc | FileCheck %s --check-prefix=WRITTEN
-// RUN: embbag-opt %S/Inputs/embbag-v2.mlirbc | FileCheck %s
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v3.mlirbc | FileCheck %s --check-prefix=WRITTEN
+// RUN: embbag-opt %S/Inputs/embbag-v3.mlirbc | FileCheck %s
 //
-// Version 1 files predate the static default/num_segments forms, which
-// changed the ops' properties: they are refused with a diagnostic instead
-// of being decoded wrongly. (Unversioned files, written before versioning,
-// cannot be told apart and fail while decoding their properties.)
+// Versions 1 and 2 predate properties that changed the ops' encoding (the
+// static default/num_segments forms, then include_last_offset): they are
+// refused with a diagnostic instead of being decoded wrongly. (Unversioned
+// files, written before versioning, cannot be told apart and fail while
+// decoding their properties.)
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v2.mlirbc | FileCheck %s --check-prefix=V2
+// V2: embbag: version 05
+// RUN: not embbag-opt %S/Inputs/embbag-v2.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED2
+// REFUSED2: error: embbag dialect bytecode version 2 is not supported (this build reads versions 3 to 3)
 // RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v1-old-properties.mlirbc | FileCheck %s --check-prefix=V1
 // V1: embbag: version 03
 // RUN: not embbag-opt %S/Inputs/embbag-v1-old-properties.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED1
-// REFUSED1: error: embbag dialect bytecode version 1 is not supported (this build reads versions 2 to 2)
+// REFUSED1: error: embbag dialect bytecode version 1 is not supported (this build reads versions 3 to 3)
 // RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/unversioned.mlirbc | FileCheck %s --check-prefix=OLD
 // OLD: embbag: unversioned
 // RUN: not embbag-opt %S/Inputs/unversioned.mlirbc 2>&1 | FileCheck %s --check-prefix=UNVERSIONED
@@ -32,15 +37,24 @@
 // RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v7-future.mlirbc | FileCheck %s --check-prefix=FUTURE
 // FUTURE: embbag: version 0f
 // RUN: not embbag-opt %S/Inputs/embbag-v7-future.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: error: embbag dialect bytecode version 7 is not supported (this build reads versions 2 to 2)
+// REFUSED: error: embbag dialect bytecode version 7 is not supported (this build reads versions 3 to 3)
 
 // CHECK-LABEL: func.func @bags(
 // CHECK:         embbag.packed sum %{{.*}}[%{{.*}}] weights(%{{.*}}) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
 // CHECK:         embbag.offsets mean %{{.*}}[%{{.*}}] offsets(%{{.*}}) default(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64) -> tensor<3x2xf32>
 // CHECK:         embbag.segments sum %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64) -> tensor<?x2xf32>
+// CHECK-LABEL: func.func @beyond(
+// CHECK:         embbag.offsets max %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> tensor<2x2xf32>
+// CHECK:         embbag.packed sqrtn %{{.*}}[%{{.*}}] weights(%{{.*}}) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
 func.func @bags(%table: tensor<5x2xf32>, %indices: tensor<3x2xi32>, %w: tensor<3x2xf32>, %i1: tensor<4xi64>, %off: tensor<3xi64>, %d: i64, %seg: tensor<4xi64>, %n: i64) -> (tensor<3x2xf32>, tensor<3x2xf32>, tensor<?x2xf32>) {
   %0 = embbag.packed sum %table[%indices] weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   %1 = embbag.offsets mean %table[%i1] offsets(%off) default(%d) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64) -> tensor<3x2xf32>
   %2 = embbag.segments sum %table[%i1] segment_ids(%seg) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64) -> tensor<?x2xf32>
   return %0, %1, %2 : tensor<3x2xf32>, tensor<3x2xf32>, tensor<?x2xf32>
+}
+
+func.func @beyond(%table: tensor<5x2xf32>, %i: tensor<4xi64>, %off: tensor<3xi64>, %indices: tensor<3x2xi32>, %w: tensor<3x2xf32>) -> (tensor<2x2xf32>, tensor<3x2xf32>) {
+  %0 = embbag.offsets max %table[%i] offsets(%off) include_last_offset : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> tensor<2x2xf32>
+  %1 = embbag.packed sqrtn %table[%indices] weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %0, %1 : tensor<2x2xf32>, tensor<3x2xf32>
 }

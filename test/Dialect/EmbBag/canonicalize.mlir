@@ -182,6 +182,54 @@ func.func @uniform_offsets(%t: tensor<5x2xf32>, %i: tensor<6xi32>) -> tensor<3x2
 
 // -----
 
+// max of uniform bags: no bag is empty, so packed computes the same rows.
+// CHECK-LABEL: func.func @uniform_offsets_max(
+// CHECK:           embbag.packed max %{{.*}}[%{{.*}}] : (tensor<5x2xi8>, tensor<3x2xi32>) -> tensor<3x2xi8>
+// CHECK-NOT:       embbag.offsets
+func.func @uniform_offsets_max(%t: tensor<5x2xi8>, %i: tensor<6xi32>) -> tensor<3x2xi8> {
+  %o = arith.constant dense<[0, 2, 4]> : tensor<3xi32>
+  %0 = embbag.offsets max %t[%i] offsets(%o) : (tensor<5x2xi8>, tensor<6xi32>, tensor<3xi32>) -> tensor<3x2xi8>
+  return %0 : tensor<3x2xi8>
+}
+
+// -----
+
+// include_last_offset: uniform offsets [0, 2, 4] are two bags, not three
+// running to the end; the pattern leaves them alone.
+// CHECK-LABEL: func.func @keep_uniform_last_offset(
+// CHECK:           embbag.offsets sum %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset : (tensor<5x2xf32>, tensor<6xi32>, tensor<3xi32>) -> tensor<2x2xf32>
+// CHECK-NOT:       embbag.packed
+func.func @keep_uniform_last_offset(%t: tensor<5x2xf32>, %i: tensor<6xi32>) -> tensor<2x2xf32> {
+  %o = arith.constant dense<[0, 2, 4]> : tensor<3xi32>
+  %0 = embbag.offsets sum %t[%i] offsets(%o) include_last_offset : (tensor<5x2xf32>, tensor<6xi32>, tensor<3xi32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// One offset and include_last_offset: zero bags, but the offset is still
+// checked at run time, so the op stays.
+// CHECK-LABEL: func.func @keep_zero_bags_last_offset(
+// CHECK:           embbag.offsets sum
+func.func @keep_zero_bags_last_offset(%t: tensor<5x2xf32>, %i: tensor<6xi32>, %o: tensor<1xi32>) -> tensor<0x2xf32> {
+  %0 = embbag.offsets sum %t[%i] offsets(%o) include_last_offset : (tensor<5x2xf32>, tensor<6xi32>, tensor<1xi32>) -> tensor<0x2xf32>
+  return %0 : tensor<0x2xf32>
+}
+
+// -----
+
+// All-ones weights are dropped from sums only: sqrtn divides by the norm of
+// the weights and keeps them.
+// CHECK-LABEL: func.func @keep_ones_weights_sqrtn(
+// CHECK:           embbag.packed sqrtn %{{.*}}[%{{.*}}] weights(%{{.*}})
+func.func @keep_ones_weights_sqrtn(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) -> tensor<3x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<3x2xf32>
+  %0 = embbag.packed sqrtn %t[%i] weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
 // Indices before offsets[0] are not read: they are sliced off. A static
 // default inside the table is never used (no bag is empty) and dropped.
 // CHECK-LABEL: func.func @uniform_offsets_start(

@@ -308,7 +308,7 @@ func.func @segments_weights_dim0(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: ten
 // -----
 
 func.func @packed_mean_weights(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %w: tensor<3x2xf32>) {
-  // expected-error @+1 {{'embbag.packed' op weights are only supported with the 'sum' reduction, not with 'mean'}}
+  // expected-error @+1 {{'embbag.packed' op weights are only supported with the 'sum' and 'sqrtn' reductions, not with 'mean'}}
   %0 = embbag.packed mean %t[%i] weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   return
 }
@@ -316,7 +316,7 @@ func.func @packed_mean_weights(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %w: ten
 // -----
 
 func.func @offsets_mean_weights(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>, %w: tensor<4xf32>) {
-  // expected-error @+1 {{'embbag.offsets' op weights are only supported with the 'sum' reduction, not with 'mean'}}
+  // expected-error @+1 {{'embbag.offsets' op weights are only supported with the 'sum' and 'sqrtn' reductions, not with 'mean'}}
   %0 = embbag.offsets mean %t[%i] offsets(%o) weights(%w) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, tensor<4xf32>) -> tensor<3x2xf32>
   return
 }
@@ -324,8 +324,32 @@ func.func @offsets_mean_weights(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tens
 // -----
 
 func.func @segments_mean_weights(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>, %n: i32, %d: i32, %w: tensor<4xf32>) {
-  // expected-error @+1 {{'embbag.segments' op weights are only supported with the 'sum' reduction, not with 'mean'}}
+  // expected-error @+1 {{'embbag.segments' op weights are only supported with the 'sum' and 'sqrtn' reductions, not with 'mean'}}
   %0 = embbag.segments mean %t[%i] segment_ids(%s) num_segments(%n) default(%d) weights(%w) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32, i32, tensor<4xf32>) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+func.func @packed_max_weights(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %w: tensor<3x2xf32>) {
+  // expected-error @+1 {{'embbag.packed' op weights are only supported with the 'sum' and 'sqrtn' reductions, not with 'max'}}
+  %0 = embbag.packed max %t[%i] weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_max_weights(%t: tensor<5x2xi8>, %i: tensor<4xi64>, %o: tensor<3xi64>, %w: tensor<4xi8>) {
+  // expected-error @+1 {{'embbag.offsets' op weights are only supported with the 'sum' and 'sqrtn' reductions, not with 'max'}}
+  %0 = embbag.offsets max %t[%i] offsets(%o) weights(%w) : (tensor<5x2xi8>, tensor<4xi64>, tensor<3xi64>, tensor<4xi8>) -> tensor<3x2xi8>
+  return
+}
+
+// -----
+
+func.func @segments_max_weights(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>, %w: tensor<4xf32>) {
+  // expected-error @+1 {{'embbag.segments' op weights are only supported with the 'sum' and 'sqrtn' reductions, not with 'max'}}
+  %0 = embbag.segments max %t[%i] segment_ids(%s) num_segments(3) weights(%w) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>) -> tensor<3x2xf32>
   return
 }
 
@@ -416,8 +440,8 @@ func.func @segment_ids_length(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor
 //===----------------------------------------------------------------------===//
 
 func.func @unknown_reduction(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>) {
-  // expected-error @+1 {{custom op 'embbag.offsets' expected reduction 'sum' or 'mean', but got 'max'}}
-  %0 = embbag.offsets max %t[%i] offsets(%o) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
+  // expected-error @+1 {{custom op 'embbag.offsets' expected reduction 'sum', 'mean', 'max' or 'sqrtn', but got 'min'}}
+  %0 = embbag.offsets min %t[%i] offsets(%o) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
   return
 }
 
@@ -500,9 +524,9 @@ func.func @generic_missing_reduction(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
 // -----
 
 func.func @generic_unknown_reduction(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
-  // expected-error @+2 {{expected ::mlir::embbag::Reduction to be one of: sum, mean}}
+  // expected-error @+2 {{expected ::mlir::embbag::Reduction to be one of: sum, mean, max, sqrtn}}
   // expected-error @+1 {{failed to parse EmbBag_ReductionAttr parameter 'value'}}
-  %0 = "embbag.packed"(%t, %i) <{reduction = #embbag<reduction max>}> : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+  %0 = "embbag.packed"(%t, %i) <{reduction = #embbag<reduction min>}> : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
   return
 }
 
@@ -571,5 +595,69 @@ func.func @num_segments_both_forms(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: t
 func.func @num_segments_not_an_index(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
   // expected-error @+1 {{expected integer value}}
   %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(x) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// sqrtn
+//===----------------------------------------------------------------------===//
+
+func.func @packed_sqrtn_int(%t: tensor<5x2xi32>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{'embbag.packed' op the 'sqrtn' reduction needs a float element type, but the table has 'i32'}}
+  %0 = embbag.packed sqrtn %t[%i] : (tensor<5x2xi32>, tensor<3x2xi32>) -> tensor<3x2xi32>
+  return
+}
+
+// -----
+
+func.func @offsets_sqrtn_unsigned(%t: tensor<5x2xui8>, %i: tensor<4xi64>, %o: tensor<3xi64>) {
+  // expected-error @+1 {{'embbag.offsets' op the 'sqrtn' reduction needs a float element type, but the table has 'ui8'}}
+  %0 = embbag.offsets sqrtn %t[%i] offsets(%o) : (tensor<5x2xui8>, tensor<4xi64>, tensor<3xi64>) -> tensor<3x2xui8>
+  return
+}
+
+// -----
+
+func.func @segments_sqrtn_int(%t: tensor<5x2xi16>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
+  // expected-error @+1 {{'embbag.segments' op the 'sqrtn' reduction needs a float element type, but the table has 'i16'}}
+  %0 = embbag.segments sqrtn %t[%i] segment_ids(%s) num_segments(3) : (tensor<5x2xi16>, tensor<4xi32>, tensor<4xi32>) -> tensor<3x2xi16>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// include_last_offset
+//===----------------------------------------------------------------------===//
+
+func.func @last_offset_no_offsets(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<0xi32>) {
+  // expected-error @+1 {{'embbag.offsets' op offsets must have at least one entry with include_last_offset (it ends the last bag)}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) include_last_offset : (tensor<5x2xf32>, tensor<4xi32>, tensor<0xi32>) -> tensor<0x2xf32>
+  return
+}
+
+// -----
+
+func.func @last_offset_batch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<4xi32>) {
+  // expected-error @+1 {{'embbag.offsets' op result dimension 0 is 4 but the number of offsets - 1 (batch) is 3}}
+  %0 = "embbag.offsets"(%t, %i, %o) <{include_last_offset, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, reduction = #embbag<reduction sum>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @last_offset_custom_batch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<4xi32>) {
+  // expected-error @+1 {{'embbag.offsets' op result dimension 0 is 4 but the number of offsets - 1 (batch) is 3}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) include_last_offset : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @last_offset_order(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<4xi32>) {
+  // expected-error @+1 {{expected ':'}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) default(1) include_last_offset : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<3x2xf32>
   return
 }

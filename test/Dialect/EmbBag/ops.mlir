@@ -1885,3 +1885,55 @@ func.func @contract_constants_verify(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o:
   %1 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<2x2xf32>
   return %0, %1 : tensor<3x2xf32>, tensor<2x2xf32>
 }
+
+//=============================================================================
+// max (PyTorch's mode="max")
+//=============================================================================
+
+// CHECK-LABEL: func.func @max_all_ops(
+// CHECK:           embbag.packed max %{{.*}}[%{{.*}}] : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>{{$}}
+// CHECK:           embbag.offsets max %{{.*}}[%{{.*}}] offsets(%{{.*}}) default(%{{.*}}) : (tensor<5x2xui8>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xui8>{{$}}
+// CHECK:           embbag.segments max %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(3) default(1) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<3x2xf32>{{$}}
+// GENERIC-LABEL: sym_name = "max_all_ops"
+// GENERIC:         "embbag.packed"(%{{.*}}, %{{.*}}) <{reduction = #embbag<reduction max>}>
+// GENERIC:         "embbag.offsets"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, reduction = #embbag<reduction max>}>
+// GENERIC:         "embbag.segments"(%{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, reduction = #embbag<reduction max>, static_default_index = 1 : i64, static_num_segments = 3 : i64}>
+func.func @max_all_ops(%t: tensor<5x2xf32>, %p: tensor<3x2xi32>, %tu: tensor<5x2xui8>, %i: tensor<4xi32>, %o: tensor<3xi32>, %d: i32) -> (tensor<3x2xf32>, tensor<3x2xui8>, tensor<3x2xf32>) {
+  %0 = embbag.packed max %t[%p] : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+  %1 = embbag.offsets max %tu[%i] offsets(%o) default(%d) : (tensor<5x2xui8>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xui8>
+  %2 = embbag.segments max %t[%i] segment_ids(%i) num_segments(3) default(1) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<3x2xf32>
+  return %0, %1, %2 : tensor<3x2xf32>, tensor<3x2xui8>, tensor<3x2xf32>
+}
+
+//=============================================================================
+// sqrtn (TensorFlow's combiner="sqrtn") and include_last_offset (PyTorch)
+//=============================================================================
+
+// CHECK-LABEL: func.func @sqrtn_all_ops(
+// CHECK:           embbag.packed sqrtn %{{.*}}[%{{.*}}] weights(%{{.*}}) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>{{$}}
+// CHECK:           embbag.offsets sqrtn %{{.*}}[%{{.*}}] offsets(%{{.*}}) default(0) : (tensor<5x2xbf16>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xbf16>{{$}}
+// CHECK:           embbag.segments sqrtn %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(%{{.*}}) : (tensor<5x2xf64>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<?x2xf64>{{$}}
+// GENERIC-LABEL: sym_name = "sqrtn_all_ops"
+// GENERIC:         "embbag.packed"(%{{.*}}, %{{.*}}, %{{.*}}) <{reduction = #embbag<reduction sqrtn>}>
+// GENERIC:         <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, reduction = #embbag<reduction sqrtn>, static_default_index = 0 : i64}>
+// GENERIC:         <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>, reduction = #embbag<reduction sqrtn>}>
+func.func @sqrtn_all_ops(%t: tensor<5x2xf32>, %p: tensor<3x2xi32>, %w: tensor<3x2xf32>, %tb: tensor<5x2xbf16>, %td: tensor<5x2xf64>, %i: tensor<4xi32>, %o: tensor<3xi32>, %n: i32) -> (tensor<3x2xf32>, tensor<3x2xbf16>, tensor<?x2xf64>) {
+  %0 = embbag.packed sqrtn %t[%p] weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %1 = embbag.offsets sqrtn %tb[%i] offsets(%o) default(0) : (tensor<5x2xbf16>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xbf16>
+  %2 = embbag.segments sqrtn %td[%i] segment_ids(%i) num_segments(%n) : (tensor<5x2xf64>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<?x2xf64>
+  return %0, %1, %2 : tensor<3x2xf32>, tensor<3x2xbf16>, tensor<?x2xf64>
+}
+
+// One bag fewer than offsets; the clause sits between offsets and default.
+// CHECK-LABEL: func.func @include_last_offset(
+// CHECK:           embbag.offsets max %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset default(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64) -> tensor<3x2xf32>{{$}}
+// CHECK:           embbag.offsets sum %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset weights(%{{.*}}) : (tensor<5x2xf32>, tensor<?xi64>, tensor<?xi64>, tensor<?xf32>) -> tensor<?x2xf32>{{$}}
+// CHECK:           embbag.offsets mean %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset : (tensor<5x2xf32>, tensor<4xi64>, tensor<1xi64>) -> tensor<0x2xf32>{{$}}
+// GENERIC-LABEL: sym_name = "include_last_offset"
+// GENERIC:         "embbag.offsets"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{include_last_offset, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, reduction = #embbag<reduction max>}>
+func.func @include_last_offset(%t: tensor<5x2xf32>, %i: tensor<4xi64>, %o: tensor<4xi64>, %d: i64, %id: tensor<?xi64>, %od: tensor<?xi64>, %w: tensor<?xf32>, %o1: tensor<1xi64>) -> (tensor<3x2xf32>, tensor<?x2xf32>, tensor<0x2xf32>) {
+  %0 = embbag.offsets max %t[%i] offsets(%o) include_last_offset default(%d) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64) -> tensor<3x2xf32>
+  %1 = embbag.offsets sum %t[%id] offsets(%od) include_last_offset weights(%w) : (tensor<5x2xf32>, tensor<?xi64>, tensor<?xi64>, tensor<?xf32>) -> tensor<?x2xf32>
+  %2 = embbag.offsets mean %t[%i] offsets(%o1) include_last_offset : (tensor<5x2xf32>, tensor<4xi64>, tensor<1xi64>) -> tensor<0x2xf32>
+  return %0, %1, %2 : tensor<3x2xf32>, tensor<?x2xf32>, tensor<0x2xf32>
+}

@@ -44,3 +44,18 @@ func.func @segments(%t: tensor<5x2xf32>, %i: tensor<?xi32>, %s: tensor<?xi32>, %
   %b = tensor.dim %r, %c0 : tensor<?x2xf32>
   return %b : index
 }
+
+// include_last_offset: one bag fewer than offsets (never below 0).
+// CHECK-LABEL: func.func @offsets_last(
+// CHECK-SAME:    %{{.*}}: tensor<5x2xf32>, %{{.*}}: tensor<?xi64>, %[[O:.*]]: tensor<?xi64>
+// CHECK:         %[[N:.*]] = tensor.dim %[[O]], %{{.*}}
+// CHECK:         %[[M:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK:         %[[B:.*]] = arith.maxsi %[[M]], %{{.*}} : index
+// CHECK:         return %[[B]]
+func.func @offsets_last(%t: tensor<5x2xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>) -> index {
+  %r = embbag.offsets sum %t[%i] offsets(%o) include_last_offset
+      : (tensor<5x2xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x2xf32>
+  %c0 = arith.constant 0 : index
+  %b = tensor.dim %r, %c0 : tensor<?x2xf32>
+  return %b : index
+}

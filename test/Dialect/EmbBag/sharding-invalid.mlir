@@ -17,3 +17,64 @@ func.func @split_offsets_indices(%t: tensor<4x4xf32>, %i: tensor<6xi32>, %o: ten
   %rs = shard.shard %r to %r0 : tensor<3x4xf32>
   return %rs : tensor<3x4xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Rows split: partial maxima would need a max all-reduce that tells empty
+// partial bags from rows of zeros; refused.
+func.func @rows_max(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %o: tensor<3xi32>) -> tensor<3x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %r0 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %t0 = shard.shard %t to %s : tensor<4x4xf32>
+  %t1 = shard.shard %t0 to %s annotate_for_users : tensor<4x4xf32>
+  %i0 = shard.shard %i to %r0 : tensor<5xi32>
+  %i1 = shard.shard %i0 to %r0 annotate_for_users : tensor<5xi32>
+  %o0 = shard.shard %o to %r0 : tensor<3xi32>
+  %o1 = shard.shard %o0 to %r0 annotate_for_users : tensor<3xi32>
+  // expected-error @+1 {{'embbag.offsets' op row-wise sharding supports the 'sum' and 'mean' reductions only}}
+  %r = embbag.offsets max %t1[%i1] offsets(%o1) : (tensor<4x4xf32>, tensor<5xi32>, tensor<3xi32>) -> tensor<3x4xf32>
+  %rs = shard.shard %r to %r0 : tensor<3x4xf32>
+  return %rs : tensor<3x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @rows_sqrtn(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %o: tensor<3xi32>) -> tensor<3x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %r0 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %t0 = shard.shard %t to %s : tensor<4x4xf32>
+  %t1 = shard.shard %t0 to %s annotate_for_users : tensor<4x4xf32>
+  %i0 = shard.shard %i to %r0 : tensor<5xi32>
+  %i1 = shard.shard %i0 to %r0 annotate_for_users : tensor<5xi32>
+  %o0 = shard.shard %o to %r0 : tensor<3xi32>
+  %o1 = shard.shard %o0 to %r0 annotate_for_users : tensor<3xi32>
+  // expected-error @+1 {{'embbag.offsets' op row-wise sharding supports the 'sum' and 'mean' reductions only}}
+  %r = embbag.offsets sqrtn %t1[%i1] offsets(%o1) : (tensor<4x4xf32>, tensor<5xi32>, tensor<3xi32>) -> tensor<3x4xf32>
+  %rs = shard.shard %r to %r0 : tensor<3x4xf32>
+  return %rs : tensor<3x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Every split rewrites the offsets as bag starts: include_last_offset is
+// refused, whichever operand is split.
+func.func @last_offset_columns(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %o: tensor<3xi32>) -> tensor<2x4xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %r0 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %t0 = shard.shard %t to %s : tensor<4x4xf32>
+  %t1 = shard.shard %t0 to %s annotate_for_users : tensor<4x4xf32>
+  %i0 = shard.shard %i to %r0 : tensor<5xi32>
+  %i1 = shard.shard %i0 to %r0 annotate_for_users : tensor<5xi32>
+  %o0 = shard.shard %o to %r0 : tensor<3xi32>
+  %o1 = shard.shard %o0 to %r0 annotate_for_users : tensor<3xi32>
+  // expected-error @+1 {{'embbag.offsets' op sharding does not support include_last_offset}}
+  %r = embbag.offsets sum %t1[%i1] offsets(%o1) include_last_offset : (tensor<4x4xf32>, tensor<5xi32>, tensor<3xi32>) -> tensor<2x4xf32>
+  %rs = shard.shard %r to %s : tensor<2x4xf32>
+  return %rs : tensor<2x4xf32>
+}

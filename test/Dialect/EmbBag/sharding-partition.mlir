@@ -99,3 +99,19 @@ func.func @packed_bags(%t: tensor<4x4xf32>, %i: tensor<4x2xi32>, %w: tensor<4x2x
   %r = embbag.packed sum %t[%is] weights(%w) : (tensor<4x4xf32>, tensor<4x2xi32>, tensor<4x2xf32>) -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// max by columns: the op on the local columns, no communication.
+// CHECK-LABEL: func.func @columns_max(
+// CHECK-SAME: %{{.*}}: tensor<4x2xf32>, %{{.*}}: tensor<3x2xi32>) -> tensor<3x2xf32>
+// CHECK-NEXT: %[[R:.*]] = embbag.packed max %{{.*}}[%{{.*}}] : (tensor<4x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @columns_max(%t: tensor<4x4xf32>, %i: tensor<3x2xi32>) -> tensor<3x4xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %ts = shard.shard %t to %s : tensor<4x4xf32>
+  %r = embbag.packed max %ts[%i] : (tensor<4x4xf32>, tensor<3x2xi32>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}

@@ -129,3 +129,25 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// include_last_offset: a tile of N bags keeps N + 1 offsets, the last one
+// closing its last bag.
+// CHECK-LABEL: func.func @offsets_last_offset_bags(
+// CHECK:      scf.for %[[B:.*]] = %c0 to %{{.*}} step %c4
+// CHECK:        %[[N:.*]] = affine.min
+// CHECK:        %[[N1:.*]] = arith.addi %[[N]], %c1
+// CHECK:        tensor.extract_slice %{{.*}}[%[[B]]] [%[[N1]]] [1]
+// CHECK:        embbag.offsets max %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset : (tensor<?x8xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x8xf32>
+func.func @offsets_last_offset_bags(%t: tensor<?x8xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>) -> tensor<?x8xf32> {
+  %r = embbag.offsets max %t[%i] offsets(%o) include_last_offset : (tensor<?x8xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["embbag.offsets"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %op tile_sizes [4, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

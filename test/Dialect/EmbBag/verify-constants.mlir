@@ -219,6 +219,39 @@ func.func @valid_packed(%t: tensor<5x2xf32>) -> tensor<2x2xf32> {
 
 // -----
 
+// include_last_offset: the last offset ends the last bag; the indices from
+// it on are never read (index 9 here), those before it are.
+// CHECK-LABEL: func.func @valid_index_after_last_offset(
+// CHECK:           embbag.offsets sum %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset
+func.func @valid_index_after_last_offset(%t: tensor<5x2xf32>) -> tensor<2x2xf32> {
+  %i = arith.constant dense<[0, 2, 3, 9]> : tensor<4xi32>
+  %o = arith.constant dense<[0, 2, 3]> : tensor<3xi32>
+  %0 = embbag.offsets sum %t[%i] offsets(%o) include_last_offset : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @last_offset_index_read(%t: tensor<5x2xf32>) -> tensor<2x2xf32> {
+  %i = arith.constant dense<[0, 2, 9, 9]> : tensor<4xi32>
+  %o = arith.constant dense<[0, 2, 3]> : tensor<3xi32>
+  // expected-error @+1 {{'embbag.offsets' op index 9 at indices[2] is out of range [0, 5) of the table}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) include_last_offset : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @last_offset_exceeds(%t: tensor<5x2xf32>) -> tensor<2x2xf32> {
+  %i = arith.constant dense<[0, 2, 3, 4]> : tensor<4xi32>
+  %o = arith.constant dense<[0, 2, 5]> : tensor<3xi32>
+  // expected-error @+1 {{'embbag.offsets' op offsets[2] = 5 exceeds the number of indices, 4}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) include_last_offset : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
 // Indices before offsets[0] belong to no bag and are never read.
 // CHECK-LABEL: func.func @valid_index_before_first_offset(
 // CHECK-SAME:      %[[T:.*]]: tensor<5x2xf32>)

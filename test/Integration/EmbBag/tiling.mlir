@@ -23,9 +23,9 @@
 
 // The tiled programs really are tiled: a loop nest per op (two scf.for or
 // one 2-d scf.forall).
-// FOR-COUNT-8: = scf.for %
+// FOR-COUNT-10: = scf.for %
 // FOR-NOT:     = scf.for %
-// FORALL-COUNT-4: = scf.forall (
+// FORALL-COUNT-5: = scf.forall (
 // FORALL-NOT:     = scf.forall (
 
 // Table row i is 10^i * [1, 2, 3, 4].
@@ -102,5 +102,19 @@ func.func @main() {
   %n = arith.constant 3 : i32
   %m = embbag.segments mean %t[%im] segment_ids(%sm) num_segments(%n) : (tensor<5x4xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<?x4xf32>
   call @print(%m) : (tensor<?x4xf32>) -> ()
+
+  // offsets, max, include_last_offset: offsets [1, 3, 3, 4, 6] close 4 bags
+  // {0, 1}, {}, {2}, {3, 4}; positions 0 and 6 are never read. Each tile
+  // of 2 bags keeps the offset that closes its last bag.
+  // CHECK: sizes = [4, 4]
+  // CHECK-NEXT: [10, 20, 30, 40]
+  // CHECK-NEXT: [0, 0, 0, 0]
+  // CHECK-NEXT: [100, 200, 300, 400]
+  // CHECK-NEXT: [10000, 20000, 30000, 40000]
+  %il = arith.constant dense<[3, 0, 1, 2, 3, 4, 2]> : tensor<7xi32>
+  %ol = arith.constant dense<[1, 3, 3, 4, 6]> : tensor<5xi32>
+  %x = embbag.offsets max %t[%il] offsets(%ol) include_last_offset : (tensor<5x4xf32>, tensor<7xi32>, tensor<5xi32>) -> tensor<4x4xf32>
+  %xc = tensor.cast %x : tensor<4x4xf32> to tensor<?x4xf32>
+  call @print(%xc) : (tensor<?x4xf32>) -> ()
   return
 }

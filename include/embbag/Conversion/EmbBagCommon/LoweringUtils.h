@@ -97,8 +97,25 @@ Value countDivisor(ImplicitLocOpBuilder &b, Value count);
 Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
                     bool isUnsigned);
 
+/// The sqrtn divisor of a bag whose weight norm is `sumOfSquares` (a scalar
+/// of the float accumulator type; unweighted: the count): its square root,
+/// or 1 for an empty bag (`count` == 0, index), whose default row or zeros
+/// stay undivided.
+Value sqrtnDivisor(ImplicitLocOpBuilder &b, Value sumOfSquares, Value count);
+
+/// `acc` (a float scalar or vector) divided by the scalar `divisor`.
+Value divideBy(ImplicitLocOpBuilder &b, Value acc, Value divisor);
+
 /// Whether `type` has an unsigned integer element type.
 bool isUnsignedElement(RankedTensorType type);
+
+/// The identity of `max` in the accumulator type `accType`: -inf for floats,
+/// the lowest value of T for integers (0 when `isUnsigned`).
+TypedAttr maxIdentity(Builder &b, Type accType, bool isUnsigned);
+
+/// `max(lhs, rhs)` of scalars or vectors of an accumulator type, in the
+/// signedness of T; floats propagate NaN, as PyTorch's max does.
+Value maximum(ImplicitLocOpBuilder &b, Value lhs, Value rhs, bool isUnsigned);
 
 /// Applies `patterns` once to each op nested in `root` for which `filter`
 /// holds, and touches nothing else: unlike the greedy driver, no other op is

@@ -25,7 +25,8 @@ BagOperands bagops::getBagOperands(Operation *op) {
                            o.getDefaultIndex(),
                            o.getWeights(),
                            {},
-                           o.getStaticDefaultIndexAttr()};
+                           o.getStaticDefaultIndexAttr(),
+                           o.getIncludeLastOffset()};
       })
       .Case([](SegmentsOp o) {
         return BagOperands{o.getTable(),
@@ -43,7 +44,7 @@ BagOperands bagops::mapBagOperands(const BagOperands &o, IRMapping &map) {
   auto get = [&](Value v) { return v ? map.lookupOrDefault(v) : v; };
   return {get(o.table),        get(o.indices),      get(o.bags),
           get(o.numSegments),  get(o.defaultIndex), get(o.weights),
-          o.staticNumSegments, o.staticDefault};
+          o.staticNumSegments, o.staticDefault,     o.includeLastOffset};
 }
 
 void bagops::materializeStatics(OpBuilder &b, Location loc, BagOperands &o) {
@@ -68,7 +69,8 @@ Value bagops::createBagOp(OpBuilder &b, Location loc, Operation *like,
       })
       .Case([&](OffsetsOp) {
         return OffsetsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                 o.defaultIndex, o.staticDefault, o.weights);
+                                 o.includeLastOffset, o.defaultIndex,
+                                 o.staticDefault, o.weights);
       })
       .Case([&](SegmentsOp) {
         return SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,

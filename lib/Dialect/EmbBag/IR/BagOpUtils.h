@@ -23,6 +23,8 @@ namespace mlir::embbag::bagops {
 struct BagOperands {
   Value table, indices, bags, numSegments, defaultIndex, weights;
   IntegerAttr staticNumSegments, staticDefault;
+  // embbag.offsets: the last offset closes the last bag.
+  bool includeLastOffset = false;
 };
 
 BagOperands getBagOperands(Operation *op);

@@ -182,6 +182,9 @@ struct FoldZeroBags : public OpRewritePattern<OpTy> {
 
   static bool canDropChecks(PackedOp) { return true; }
   static bool canDropChecks(OffsetsOp op) {
+    // With include_last_offset zero bags still have one offset to check.
+    if (op.getIncludeLastOffset())
+      return false;
     return !op.getMixedDefaultIndex() ||
            isStaticDefaultInTable(op.getStaticDefaultIndexAttr(),
                                   op.getTableType());
@@ -288,6 +291,10 @@ struct OffsetsToPacked : public OpRewritePattern<OffsetsOp> {
 
   LogicalResult matchAndRewrite(OffsetsOp op,
                                 PatternRewriter &rewriter) const override {
+    // The uniform-size match assumes the last bag runs to the end of the
+    // indices; with include_last_offset the offsets close it.
+    if (op.getIncludeLastOffset())
+      return failure();
     if (op.getMixedDefaultIndex() &&
         !isStaticDefaultInTable(op.getStaticDefaultIndexAttr(),
                                 op.getTableType()))

@@ -47,6 +47,15 @@ static int64_t getSegmentsBatch(IntegerAttr staticNumSegments) {
   return staticNumSegments.getInt();
 }
 
+/// The batch size of an offsets op with `numOffsets` offsets: one bag per
+/// offset, or with `include_last_offset` one fewer (the last offset ends the
+/// last bag).
+static int64_t getOffsetsBatch(int64_t numOffsets, bool includeLastOffset) {
+  if (ShapedType::isDynamic(numOffsets) || !includeLastOffset)
+    return numOffsets;
+  return std::max<int64_t>(numOffsets - 1, 0);
+}
+
 static bool areCompatibleBagResultTypes(TypeRange inferred, TypeRange actual) {
   if (inferred.size() != 1 || actual.size() != 1)
     return false;
@@ -120,11 +129,22 @@ verifyBagOpCommon(Operation *op, Reduction reduction,
                   StringRef batchSource) {
   auto indicesType = cast<RankedTensorType>(indices.getType());
 
+  // A square root of an integer count has no integer result worth having.
+  if (reduction == Reduction::sqrtn &&
+      !isa<FloatType>(tableType.getElementType()))
+    return op->emitOpError()
+           << "the 'sqrtn' reduction needs a float element type, but the "
+              "table has "
+           << tableType.getElementType();
+
   if (weights) {
-    if (reduction == Reduction::mean)
+    // A weighted mean or max has no agreed meaning (PyTorch rejects both);
+    // TensorFlow's sqrtn defines its weighted form.
+    if (reduction == Reduction::mean || reduction == Reduction::max)
       return op->emitOpError()
-             << "weights are only supported with the 'sum' reduction, not "
-                "with 'mean'";
+             << "weights are only supported with the 'sum' and 'sqrtn' "
+                "reductions, not with '"
+             << stringifyReduction(reduction) << "'";
     auto weightsType = cast<RankedTensorType>(weights.getType());
     if (weightsType.getElementType() != tableType.getElementType())
       return op->emitOpError() << "weights must have the table element type "
@@ -180,7 +200,8 @@ static void reifyBagResultShape(OpBuilder &b, Location loc, Value table,
   shapes.push_back(std::move(dims));
 }
 
-/// Parses the reduction keyword of the custom form (`sum` or `mean`). The
+/// Parses the reduction keyword of the custom form (`sum`, `mean`, `max`,
+/// `sqrtn`). The
 /// attribute's own stripped form would print with a second leading space.
 static ParseResult parseReduction(OpAsmParser &parser, ReductionAttr &attr) {
   SMLoc loc = parser.getCurrentLocation();
@@ -190,7 +211,8 @@ static ParseResult parseReduction(OpAsmParser &parser, ReductionAttr &attr) {
   std::optional<Reduction> reduction = symbolizeReduction(keyword);
   if (!reduction)
     return parser.emitError(loc)
-           << "expected reduction 'sum' or 'mean', but got '" << keyword << "'";
+           << "expected reduction 'sum', 'mean', 'max' or 'sqrtn', but got '"
+           << keyword << "'";
   attr = ReductionAttr::get(parser.getContext(), *reduction);
   return success();
 }
@@ -323,7 +345,9 @@ LogicalResult OffsetsOp::inferReturnTypes(MLIRContext *,
   if (!tableType || tableType.getRank() < 1)
     return failure();
   types.push_back(getBagResultType(
-      tableType, getDimOrDynamic(adaptor.getOffsets().getType(), 0)));
+      tableType,
+      getOffsetsBatch(getDimOrDynamic(adaptor.getOffsets().getType(), 0),
+                      static_cast<bool>(adaptor.getIncludeLastOffset()))));
   return success();
 }
 
@@ -342,19 +366,41 @@ LogicalResult OffsetsOp::verify() {
                                 getIndexElementType())))
     return failure();
   auto offsetsType = cast<RankedTensorType>(getOffsets().getType());
+  int64_t numOffsets = offsetsType.getDimSize(0);
+  if (getIncludeLastOffset() && numOffsets == 0)
+    return emitOpError() << "offsets must have at least one entry with "
+                            "include_last_offset (it ends the last bag)";
   return verifyBagOpCommon(
       *this, getReduction(), getTableType(), getIndices(), getWeights(),
       getResultType(),
-      getBagResultType(getTableType(), offsetsType.getDimSize(0)),
-      "the number of offsets (batch)");
+      getBagResultType(getTableType(),
+                       getOffsetsBatch(numOffsets, getIncludeLastOffset())),
+      getIncludeLastOffset() ? "the number of offsets - 1 (batch)"
+                             : "the number of offsets (batch)");
 }
 
 LogicalResult
 OffsetsOp::reifyResultShapes(OpBuilder &b,
                              ReifiedRankedShapedTypeDims &reifiedShapes) {
-  reifyBagResultShape(b, getLoc(), getTable(),
-                      tensor::getMixedSize(b, getLoc(), getOffsets(), 0),
-                      reifiedShapes);
+  Location loc = getLoc();
+  int64_t numOffsets =
+      cast<RankedTensorType>(getOffsets().getType()).getDimSize(0);
+  OpFoldResult batch;
+  if (!ShapedType::isDynamic(numOffsets)) {
+    batch = b.getIndexAttr(getOffsetsBatch(numOffsets, getIncludeLastOffset()));
+  } else {
+    Value len = tensor::DimOp::create(b, loc, getOffsets(), 0);
+    // max(len - 1, 0): a length of 0 breaks the runtime contract (the
+    // checked lowering stops), and the shape stays non-negative.
+    if (getIncludeLastOffset())
+      len = arith::MaxSIOp::create(
+          b, loc,
+          arith::SubIOp::create(b, loc, len,
+                                arith::ConstantIndexOp::create(b, loc, 1)),
+          arith::ConstantIndexOp::create(b, loc, 0));
+    batch = len;
+  }
+  reifyBagResultShape(b, getLoc(), getTable(), batch, reifiedShapes);
   return success();
 }
 

@@ -377,6 +377,13 @@ static FailureOr<Value> partitionRows(OpBuilder &b, Operation *op,
                                       const Sharding &tableSharding,
                                       shard::GridOp grid) {
   Location loc = op->getLoc();
+  // Partial bags are combined by a sum; a max would need an all-reduce max
+  // that also tells empty partial bags (zeros) from rows of zeros, and sqrtn
+  // a division after the all-reduce that is not written.
+  Reduction reduction = getReduction(op);
+  if (reduction != Reduction::sum && reduction != Reduction::mean)
+    return op->emitOpError("row-wise sharding supports the 'sum' and 'mean' "
+                           "reductions only");
   Type elementType = getElementTypeOrSelf(local.table.getType());
   if (!isa<FloatType>(elementType) && !elementType.isSignlessInteger())
     return op->emitOpError("row-wise sharding supports float and signless "
@@ -592,6 +599,11 @@ struct BagShardingModel
                           IRMapping &partitionMap,
                           SymbolTableCollection &symbolTable,
                           OpBuilder &b) const {
+    // Every split rewrites the offsets as bag starts; the form with a
+    // closing offset is not taught to it.
+    if (auto offsets = dyn_cast<OffsetsOp>(op);
+        offsets && offsets.getIncludeLastOffset())
+      return op->emitOpError("sharding does not support include_last_offset");
     Sharding table = operandShardings[0], result = resultShardings[0];
     FailureOr<Split> split = classify(op, table, result);
     if (failed(split) ||

@@ -12,7 +12,9 @@
 //   bags     packed:   the tile's rows of indices and weights;
 //            offsets:  the tile's offsets, rebased to the tile's first
 //                      offset, and the indices (weights) from it to the next
-//                      tile's first offset (or the end);
+//                      tile's first offset (or the end); with
+//                      include_last_offset also the offset closing the
+//                      tile's last bag;
 //            segments: the tile's segments, plus one extra segment for the
 //                      other ids, dropped; invalid ids stay invalid.
 // A contract violation of the whole op stays one of some tile, so the
@@ -106,7 +108,15 @@ static Value tileOffsetsBags(OpBuilder &b, Location loc, Operation *op,
 
   Type indexType = getElementTypeOrSelf(o.bags.getType());
   Value base = castIndex(b, loc, start, indexType);
-  Value tileOffsets = sliceDim0(b, loc, o.bags, first, count);
+  // With include_last_offset the tile keeps the offset closing its last
+  // bag (offsets[first + count], the `end` above).
+  Value numOffsets =
+      o.includeLastOffset
+          ? arith::AddIOp::create(b, loc, count,
+                                  arith::ConstantIndexOp::create(b, loc, 1))
+                .getResult()
+          : count;
+  Value tileOffsets = sliceDim0(b, loc, o.bags, first, numOffsets);
   o.bags = mapElementwise(
       b, loc, tileOffsets, indexType,
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {

@@ -14,6 +14,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 namespace mlir::embbag {
 #define GEN_PASS_DEF_EMBBAGVERIFYCONSTANTS
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h.inc"
@@ -60,9 +62,11 @@ std::string formatPosition(ArrayRef<int64_t> shape, int64_t flat) {
   return s;
 }
 
-/// Reports the first index at flat position >= `first` outside the table.
+/// Reports the first index at a flat position in [first, last) outside the
+/// table.
 LogicalResult checkIndices(Operation *op, bool asWarning, Value indices,
-                           RankedTensorType tableType, int64_t first = 0) {
+                           RankedTensorType tableType, int64_t first = 0,
+                           int64_t last = std::numeric_limits<int64_t>::max()) {
   int64_t numEmb = tableType.getDimSize(0);
   if (ShapedType::isDynamic(numEmb))
     return success();
@@ -70,7 +74,8 @@ LogicalResult checkIndices(Operation *op, bool asWarning, Value indices,
   if (!values)
     return success();
   auto shape = cast<RankedTensorType>(indices.getType()).getShape();
-  for (int64_t i = first, e = values->size(); i < e; ++i) {
+  for (int64_t i = first, e = std::min<int64_t>(values->size(), last); i < e;
+       ++i) {
     int64_t index = (*values)[i];
     if (index < 0 || index >= numEmb)
       return report(op, asWarning)
@@ -126,10 +131,15 @@ LogicalResult checkOp(OffsetsOp op, bool asWarning) {
              << " exceeds the number of indices, " << numIndices;
     previous = offset;
   }
-  // Indices before offsets[0] belong to no bag and are never read.
+  // Indices before offsets[0] belong to no bag and are never read, nor
+  // with include_last_offset those from the last offset on.
   if (offsets->empty())
     return success();
-  return checkIndices(op, asWarning, op.getIndices(), op.getTableType(), offsets->front());
+  int64_t last = op.getIncludeLastOffset()
+                     ? offsets->back()
+                     : std::numeric_limits<int64_t>::max();
+  return checkIndices(op, asWarning, op.getIndices(), op.getTableType(),
+                      offsets->front(), last);
 }
 
 LogicalResult checkOp(SegmentsOp op, bool asWarning) {

@@ -10,12 +10,16 @@ class EmbBagDialect;
 
 /// The embbag dialect version written into bytecode files. Raise it when an
 /// op's form or meaning changes, and teach the reader the old form.
-constexpr uint64_t kEmbBagBytecodeVersion = 2;
+/// Version 3: the `max` and `sqrtn` reductions and `include_last_offset`,
+/// a new property of embbag.offsets.
+constexpr uint64_t kEmbBagBytecodeVersion = 3;
 
-/// The oldest version this build reads. Version 1 predates the static
-/// default/num_segments forms, which changed the ops' properties; reading
-/// those needs version-aware property readers in the ops' ODS.
-constexpr uint64_t kEmbBagBytecodeMinVersion = 2;
+/// The oldest version this build reads. The bytecode stores an op's
+/// properties by position, and each of versions 2 (the static
+/// default/num_segments forms) and 3 (include_last_offset) added one:
+/// reading older files needs version-aware property readers in the ops'
+/// ODS.
+constexpr uint64_t kEmbBagBytecodeMinVersion = 3;
 
 /// Attaches the bytecode interface (dialect version) to the dialect.
 void addEmbBagBytecodeInterface(EmbBagDialect *dialect);

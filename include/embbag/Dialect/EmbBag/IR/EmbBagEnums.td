@@ -8,16 +8,22 @@ include "mlir/IR/EnumAttr.td"
 
 def EmbBag_ReductionSum : I32EnumAttrCase<"sum", 0>;
 def EmbBag_ReductionMean : I32EnumAttrCase<"mean", 1>;
+// PyTorch's mode="max": the element-wise maximum over the bag's rows.
+def EmbBag_ReductionMax : I32EnumAttrCase<"max", 2>;
+// TensorFlow's combiner="sqrtn": the sum divided by the square root of the
+// count (weighted: of the sum of the squared weights).
+def EmbBag_ReductionSqrtn : I32EnumAttrCase<"sqrtn", 3>;
 
 def EmbBag_Reduction
     : I32EnumAttr<"Reduction", "how the rows of a bag are reduced",
-                  [EmbBag_ReductionSum, EmbBag_ReductionMean]> {
+                  [EmbBag_ReductionSum, EmbBag_ReductionMean,
+                   EmbBag_ReductionMax, EmbBag_ReductionSqrtn]> {
   let cppNamespace = "::mlir::embbag";
   let genSpecializedAttr = 0;
 }
 
-// Printed as a bare keyword (`sum`, `mean`) in the custom form of the ops and
-// as `#embbag<reduction sum>` in the generic form.
+// Printed as a bare keyword (`sum`, `mean`, `max`, `sqrtn`) in the custom
+// form of the ops and as `#embbag<reduction sum>` in the generic form.
 def EmbBag_ReductionAttr
     : EnumAttr<EmbBag_Dialect, EmbBag_Reduction, "reduction">;
 

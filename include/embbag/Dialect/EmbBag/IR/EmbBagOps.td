@@ -72,6 +72,10 @@ class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
           getIndicesType().getElementType());
     }
     bool isMean() { return getReduction() == ::mlir::embbag::Reduction::mean; }
+    bool isMax() { return getReduction() == ::mlir::embbag::Reduction::max; }
+    bool isSqrtn() {
+      return getReduction() == ::mlir::embbag::Reduction::sqrtn;
+    }
   }];
 
   // For the ops with a `default` clause: the default index is absent, a
@@ -101,16 +105,25 @@ def EmbBag_PackedOp : EmbBag_BagOp<"packed"> {
     ```
     result[b, ...] = sum_j weights[b, j] * table[indices[b, j], ...]   // sum
     result[b, ...] = (sum_j table[indices[b, j], ...]) / indices_per_bag // mean
+    result[b, ...] = max_j table[indices[b, j], ...]                     // max
+    result[b, ...] = (sum_j w[b, j] * table[indices[b, j], ...])
+                     / sqrt(sum_j w[b, j]^2)                             // sqrtn
     ```
+
+    `max` (PyTorch's `mode="max"`) is the element-wise maximum, compared in
+    the signedness of the element type for integers (signless as signed);
+    floats propagate NaN. `sqrtn` (TensorFlow's `combiner="sqrtn"`) needs a
+    float element type; without weights it divides the sum by the square
+    root of the bag size.
 
     `weights` (OpenVINO's `per_sample_weights`) has the shape of `indices` and
     the element type of the table; without it every weight is 1. It is
-    rejected with `mean`. The result has shape `[batch, d1, d2, ...]` for a
+    rejected with `mean` and `max`. The result has shape `[batch, d1, d2, ...]` for a
     table of shape `[num_emb, d1, d2, ...]`.
 
     Semantics fixed beyond the specification:
     - `indices_per_bag == 0`: every bag is empty and its row is zeros (also
-      for `mean`).
+      for `mean` and `max`).
     - `mean` of an integer type divides the wrapped sum by the bag size and
       truncates toward zero; unsigned types divide unsigned.
     - `f16` and `bf16` accumulate in `f32` and round once.
@@ -125,6 +138,8 @@ def EmbBag_PackedOp : EmbBag_BagOp<"packed"> {
     %1 = embbag.packed sum %table[%indices] weights(%w)
            : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
     %2 = embbag.packed mean %table[%indices]
+           : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+    %3 = embbag.packed max %table[%indices]
            : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
     ```
   }];
@@ -151,21 +166,30 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
   let description = [{
     Bag `b` holds the indices `indices[offsets[b] : offsets[b + 1]]`, the last
     bag running to the end of `indices`. Each bag is reduced as in
-    `embbag.packed`: a (weighted) sum, or a mean dividing by the bag size.
+    `embbag.packed`: a (weighted) sum, a mean dividing by the bag size, an
+    element-wise maximum, or a (weighted) sum divided by the square root of
+    the bag size (of the sum of the squared weights).
     The result has one row per offset: shape `[batch, d1, d2, ...]` where
     `batch` is the length of `offsets`.
 
+    With `include_last_offset` (PyTorch's), `offsets` has `batch + 1`
+    entries: bag `b` is `indices[offsets[b] : offsets[b + 1]]` for every
+    bag, the indices from `offsets[batch]` on are never read, and the result
+    has one row fewer than `offsets` (which must not be empty).
+
     An empty bag takes the row `table[default_index]` (unweighted, and not
     divided for `mean`) when `default` is given and not `-1`; zeros
-    otherwise.
+    otherwise (also for `max`, as in PyTorch; `sqrtn` does not divide it
+    either).
 
     Semantics fixed beyond the specification:
     - indices before `offsets[0]` belong to no bag and are never read;
     - `offsets[b] == num_indices` is allowed (a trailing empty bag);
     - with no indices at all every bag is empty.
     - Runtime contract, checked by default in the lowering: offsets are
-      non-decreasing and at most `num_indices`; every index read and the
-      default (when given and not `-1`) lie in `[0, num_emb)`.
+      non-decreasing and at most `num_indices` (and not empty with
+      `include_last_offset`); every index read and the default (when given
+      and not `-1`) lie in `[0, num_emb)`.
 
     Example (the second bag is empty and takes row 0):
 
@@ -176,6 +200,12 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
               tensor<4xf32>) -> tensor<3x2xf32>
     %1 = embbag.offsets mean %table[%indices] offsets(%offsets)
            : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
+    %2 = embbag.offsets max %table[%indices] offsets(%offsets)
+           : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
+    %3 = embbag.offsets sqrtn %table[%indices] offsets(%off4)
+           include_last_offset weights(%w)
+           : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>,
+              tensor<4xf32>) -> tensor<3x2xf32>
     ```
   }];
 
@@ -183,12 +213,14 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
                        EmbBag_TableTensor:$table,
                        EmbBag_IndexTensor:$indices,
                        EmbBag_IndexTensor:$offsets,
+                       UnitAttr:$include_last_offset,
                        Optional<EmbBag_IndexScalar>:$default_index,
                        OptionalAttr<I64Attr>:$static_default_index,
                        Optional<EmbBag_ElementTensor>:$weights);
 
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `offsets` `(` $offsets `)`
+    (`include_last_offset` $include_last_offset^)?
     `` custom<OptionalDefault>($default_index, $static_default_index)
     (`weights` `(` $weights^ `)`)?
     attr-dict `:` functional-type(operands, results)
@@ -207,10 +239,14 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
     Index `i` belongs to segment `segment_ids[i]`; the result has
     `num_segments` rows, row `s` reducing the table rows of all indices of
     segment `s` (TensorFlow's `sparse.segment_sum`). `mean` is an extension
-    (TensorFlow's `segment_mean`): a segment's sum divided by its size.
+    (TensorFlow's `segment_mean`): a segment's sum divided by its size;
+    `max` (TensorFlow's `segment_max`) the element-wise maximum of its rows;
+    `sqrtn` (TensorFlow's `sparse.segment_sqrt_n`) its sum divided by the
+    square root of its size.
 
     An empty segment takes the row `table[default_index]` (unweighted, not
-    divided) when `default` is given and not `-1`; zeros otherwise.
+    divided) when `default` is given and not `-1`; zeros otherwise (also for
+    `max`).
 
     The result is independent of the order of `segment_ids`: sorted ids are
     the fast path, unsorted ids give the same result. Dimension 0 of the
