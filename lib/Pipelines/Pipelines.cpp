@@ -13,7 +13,8 @@
 //   buffer-deallocation-pipeline
 //   convert-bufferization-to-memref    the clones deallocation adds
 //   convert-linalg-to-loops            what bufferization left as linalg
-//   [parallel: scf-forall-to-parallel, convert-scf-to-openmp]
+//   [parallel: scf-forall-to-parallel, convert-scf-to-openmp,
+//              embbag-set-omp-blocktime]
 //   [status: embbag-checks-to-status   checks return a status instead]
 //   convert-embbag-assert-to-llvm      embbag's checks: stderr, then abort
 //   convert-vector-to-scf, lower-affine, convert-scf-to-cf
@@ -111,6 +112,11 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     // stay one block; the kernel allocates nothing per bag, so the
     // canonicalizer inlines the scope before scf-to-cf splits the body.
     pm.addPass(createCanonicalizerPass());
+    if (options.ompBlocktime >= 0) {
+      EmbBagSetOmpBlocktimeOptions blocktime;
+      blocktime.milliseconds = options.ompBlocktime;
+      pm.addPass(createEmbBagSetOmpBlocktime(blocktime));
+    }
   }
 
   // Status mode: the checks become an early return of a status before the

@@ -53,6 +53,13 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       llvm::cl::desc("Distribute the bags over threads with OpenMP (link "
                      "libomp; OMP_NUM_THREADS sets the thread count)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int> ompBlocktime{
+      *this, "omp-blocktime",
+      llvm::cl::desc("With parallel: milliseconds libomp's workers spin after "
+                     "a region before they sleep (default 0: at once, so "
+                     "that they leave the cores to the process's other "
+                     "threads; -1: libomp's own setting, KMP_BLOCKTIME)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> strictConstants{
       *this, "strict-constants",
       llvm::cl::desc("Constant operands that break an op's runtime contract "

@@ -52,4 +52,42 @@ def EmbBagVerifyConstants : Pass<"embbag-verify-constants"> {
   ];
 }
 
+def EmbBagSetOmpBlocktime : Pass<"embbag-set-omp-blocktime", "ModuleOp"> {
+  let summary = "Tell libomp how long the workers of each parallel region "
+                "spin before they sleep";
+  let description = [{
+    Inserts a call to libomp's `kmp_set_blocktime(ms)` before every
+    `omp.parallel` of the module, so that the region's workers spin for `ms`
+    milliseconds after it ends (libomp's default is 200) and then sleep.
+
+    `--embbag-to-llvm="parallel=1"` runs it with `ms=0` after the bag loops
+    became OpenMP regions. An embedding-bag call is short (tenths of a
+    millisecond to a few), and the process that makes it usually holds other
+    threads: PyTorch's libgomp workers, a serving framework's own. Workers
+    that spin after every call take those threads' cores; measured on 2
+    cores next to libgomp, the 2-thread kernel was slower than the 1-thread
+    one with the default blocktime and 1.6x faster with 0. A worker that
+    sleeps costs one wake-up per call instead (docs/EmbBag/Semantics.md,
+    "Threads").
+
+    The call sets libomp's blocktime for the regions the calling thread
+    forks from then on, the user's own included; `omp-blocktime=-1` in the
+    pipeline leaves the runtime's setting (and `KMP_BLOCKTIME`) alone.
+
+    Example (`ms=0`):
+
+    ```mlir
+    %c0 = arith.constant 0 : i32
+    func.call @kmp_set_blocktime(%c0) : (i32) -> ()
+    omp.parallel { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"milliseconds", "ms", "int", /*default=*/"0",
+           "How long the workers spin after a region, in milliseconds">,
+  ];
+}
+
 #endif // EMBBAG_DIALECT_EMBBAG_TRANSFORMS_PASSES_TD
