@@ -2,14 +2,11 @@
 // upstream transform dialect (README, "Tiling, bufferization and the
 // transform dialect"):
 //
-//   1. tile every embbag.packed and embbag.offsets op over its bags, 2
-//      bags per tile, as one scf.forall: the tiles are independent (each is
-//      the same op on its bags: for embbag.offsets the tile's offsets
-//      rebased and the indices they delimit), so the forall may run them in
-//      parallel. embbag.segments tiles the same way, but its lowered tiles
-//      cannot run inside --embbag-to-llvm="parallel=1"'s OpenMP loop yet
-//      (docs/EmbBag/Bufferization.md, known limits): here it is only
-//      lowered;
+//   1. tile every embbag op over its bags, 2 bags per tile, as one
+//      scf.forall: the tiles are independent (each is the same op on its
+//      bags: for embbag.offsets the tile's offsets rebased and the indices
+//      they delimit; for embbag.segments the tile's segments), so the
+//      forall may run them in parallel;
 //   2. clean up the index arithmetic the tiling left;
 //   3. lower the tiles' (and every other) embbag ops to loops
 //      (convert-embbag-to-loops, as the first step of --embbag-to-llvm
@@ -27,7 +24,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
       %root: !transform.any_op {transform.readonly}) {
     %ops = transform.structured.match
-        ops{["embbag.packed", "embbag.offsets"]} in %root
+        ops{["embbag.packed", "embbag.offsets", "embbag.segments"]} in %root
         : (!transform.any_op) -> !transform.any_op
     // Tile sizes per loop: [bags, columns...]; the columns stay whole.
     %tiles, %forall = transform.structured.tile_using_forall %ops

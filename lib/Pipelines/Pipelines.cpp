@@ -14,6 +14,7 @@
 //   convert-bufferization-to-memref    the clones deallocation adds
 //   convert-linalg-to-loops            what bufferization left as linalg
 //   [parallel: scf-forall-to-parallel, convert-scf-to-openmp,
+//              embbag-inline-parallel-alloca-scopes,
 //              embbag-set-omp-blocktime]
 //   [status: embbag-checks-to-status   checks return a status instead]
 //   convert-embbag-assert-to-llvm      embbag's checks: stderr, then abort
@@ -112,6 +113,8 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     // stay one block; the kernel allocates nothing per bag, so the
     // canonicalizer inlines the scope before scf-to-cf splits the body.
     pm.addPass(createCanonicalizerPass());
+    // ... and the scopes it keeps around a func.call (dealloc_helper).
+    pm.addPass(createEmbBagInlineParallelAllocaScopes());
     if (options.ompBlocktime >= 0) {
       EmbBagSetOmpBlocktimeOptions blocktime;
       blocktime.milliseconds = options.ompBlocktime;

@@ -20,14 +20,13 @@
 // RUN:   --transform-preload-library=transform-library-paths=%embbag_src_root/examples/transform/tile-and-lower.mlir \
 // RUN:   --transform-interpreter --embbag-to-llvm="parallel=1" | FileCheck %s --check-prefix=OMP
 
-// After the script: embbag.offsets is a forall over 3 tiles of 2 bags (5
-// bags), embbag.segments is lowered untiled, no embbag op is left.
+// After the script: embbag.offsets and embbag.segments are each a forall
+// over 3 tiles of 2 bags (5 bags), no embbag op is left.
 // IR-LABEL: func.func @main
-// IR:       scf.forall (%{{.*}}) in (3)
-// IR-NOT:   scf.forall (
+// IR-COUNT-2: scf.forall (%{{.*}}) in (3)
 // IR-NOT:   {{= embbag\.}}
-// The forall over tiles is an OpenMP loop.
-// OMP: omp.wsloop
+// The foralls over tiles are OpenMP loops.
+// OMP-COUNT-2: omp.wsloop
 
 func.func private @printMemrefF32(tensor<*xf32>) attributes { llvm.emit_c_interface }
 

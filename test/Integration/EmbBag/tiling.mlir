@@ -16,10 +16,14 @@
 // RUN: embbag-opt %s \
 // RUN:   --transform-preload-library=transform-library-paths=%S/Inputs/tile-forall.mlir \
 // RUN:   --transform-interpreter --embbag-to-llvm | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s \
+// RUN:   --transform-preload-library=transform-library-paths=%S/Inputs/tile-forall.mlir \
+// RUN:   --transform-interpreter --embbag-to-llvm="parallel=1" \
+// RUN: | env OMP_NUM_THREADS=2 mlir-runner -e main -entry-point-result=void \
+// RUN:       -shared-libs=%mlir_runner_libs,%libomp | FileCheck %s
 //
-// Tiles of embbag.offsets run on OpenMP threads in
-// test/Examples/transform-tile-and-lower.mlir; tiled embbag.segments does
-// not yet (docs/EmbBag/Bufferization.md, known limits).
+// The last run executes the forall tiles of every op, embbag.segments
+// included, on two OpenMP threads.
 
 // The tiled programs really are tiled: a loop nest per op (two scf.for or
 // one 2-d scf.forall).

@@ -90,4 +90,45 @@ def EmbBagSetOmpBlocktime : Pass<"embbag-set-omp-blocktime", "ModuleOp"> {
   ];
 }
 
+def EmbBagInlineParallelAllocaScopes
+    : Pass<"embbag-inline-parallel-alloca-scopes"> {
+  let summary = "Inline the memref.alloca_scope around OpenMP loop bodies "
+                "that allocate nothing on the stack";
+  let description = [{
+    `--convert-scf-to-openmp` wraps the body of each loop it creates in a
+    `memref.alloca_scope`, so that stack allocations made by an iteration
+    are released when it ends. The scope must hold a single block, so it has
+    to go before `--convert-scf-to-cf` splits the body into blocks. Upstream
+    canonicalization inlines it only when it can prove that nothing inside
+    allocates on the stack, and it assumes that any op without memory
+    effects it can see, a `func.call` for instance, might. The buffer
+    deallocation pipeline puts such calls (`dealloc_helper`) into kernels
+    whose buffers have run-time ownership (a tiled `embbag.segments`), and
+    the scope then stays and the lowering fails.
+
+    This pass inlines the `memref.alloca_scope` that is the first op of an
+    `omp.loop_nest` body when no `memref.alloca` or `llvm.alloca` inside it
+    allocates in its scope (an alloca nested in another automatic allocation
+    scope, e.g. an inner `omp.parallel`, does not); a call allocates in the
+    callee's frame. Other scopes are left alone. `--embbag-to-llvm` runs it
+    with `parallel=1`.
+
+    Example:
+
+    ```mlir
+    omp.loop_nest (%i) : index = (%lb) to (%ub) step (%c1) {
+      memref.alloca_scope {
+        func.call @dealloc_helper(...) : (...) -> ()
+      }
+      omp.yield
+    }
+    // becomes
+    omp.loop_nest (%i) : index = (%lb) to (%ub) step (%c1) {
+      func.call @dealloc_helper(...) : (...) -> ()
+      omp.yield
+    }
+    ```
+  }];
+}
+
 #endif // EMBBAG_DIALECT_EMBBAG_TRANSFORMS_PASSES_TD
