@@ -29,6 +29,9 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateEmbBagConvertEmbBagToLoops(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateEmbBagConvertEmbBagToLinalg(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateEmbBagConvertEmbBagAssertToLLVM(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateEmbBagEmbBagChecksToStatus(void);
+MLIR_CAPI_EXPORTED MlirPass
+mlirCreateEmbBagEmbBagInlineParallelAllocaScopes(void);
+MLIR_CAPI_EXPORTED MlirPass mlirCreateEmbBagEmbBagSetOmpBlocktime(void);
 
 /* Appends the embbag-to-llvm pipeline to `passManager` (which must run on
  * builtin.module) with `options` in the textual form of the pipeline's

@@ -46,6 +46,14 @@ MlirPass mlirCreateEmbBagEmbBagChecksToStatus(void) {
   return wrap(embbag::createEmbBagChecksToStatus().release());
 }
 
+MlirPass mlirCreateEmbBagEmbBagInlineParallelAllocaScopes(void) {
+  return wrap(embbag::createEmbBagInlineParallelAllocaScopes().release());
+}
+
+MlirPass mlirCreateEmbBagEmbBagSetOmpBlocktime(void) {
+  return wrap(embbag::createEmbBagSetOmpBlocktime().release());
+}
+
 MlirLogicalResult mlirEmbBagAddToLLVMPipeline(MlirOpPassManager passManager,
                                               MlirStringRef options,
                                               MlirStringCallback errorCallback,
