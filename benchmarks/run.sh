@@ -12,7 +12,7 @@
 #   --no-build    use the embbag-opt already built in $BUILD_DIR
 #   --only S      only the cases whose name contains S (e.g. c1_offsets)
 #   --budget S    seconds of timing per case (default 1.5, quick 0.5)
-#   --prefetch N  prefetch distance of the AVX2 kernel, in indices (0: off;
+#   --prefetch N  prefetch distance of the hand kernels, in indices (0: off;
 #                 default: 16 KiB of rows, within [16, 128])
 #
 # Environment: BUILD_DIR (default ./build), OUT (default $BUILD_DIR/benchmarks),
@@ -95,7 +95,12 @@ cxx=(g++ -std=c++17 -O3 -march=znver3 -Wall -Wextra -I "$OUT" -I "$BENCH")
 "${cxx[@]}" -fopenmp -c "$BENCH/bench.cpp" -o "$OUT/bench.o"
 "${cxx[@]}" -fno-tree-vectorize -c "$BENCH/scalar.cpp" -o "$OUT/scalar.o"
 "${cxx[@]}" -c "$BENCH/bf16_runtime.cpp" -o "$OUT/bf16_runtime.o"
+# The AVX2 hand kernel without AVX-512, which would give GCC 32 vector
+# registers; the AVX-512 one is empty unless -march has AVX-512.
+"${cxx[@]}" -mno-avx512f -c "$BENCH/hand_avx2.cpp" -o "$OUT/hand_avx2.o"
+"${cxx[@]}" -c "$BENCH/hand_avx512.cpp" -o "$OUT/hand_avx512.o"
 "${cxx[@]}" "$OUT/bench.o" "$OUT/scalar.o" "$OUT/bf16_runtime.o" \
+  "$OUT/hand_avx2.o" "$OUT/hand_avx512.o" \
   "$OUT"/kernels_{chk,unc,par,dyn}.o -o "$OUT/bench" \
   -L"$LLVM_LIB" -lomp -Wl,-rpath,"$LLVM_LIB"
 
