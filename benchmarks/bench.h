@@ -94,3 +94,17 @@ struct Problem {
 // auto-vectorisation). Handles any segment ids, sorted or not. `out` is
 // [batch, dim] of the problem's dtype.
 void scalarEmbBag(const Problem &p, void *out);
+
+// A contender written in C++: computes `out` ([batch, dim] of the problem's
+// dtype) from the problem.
+using EmbBagFn = void (*)(const Problem &p, void *out);
+
+// The hand-written kernels (hand_kernel.h): AVX2 (hand_avx2.cpp), and
+// AVX-512 (hand_avx512.cpp), which is null when that file was compiled
+// without AVX-512 (F, BW, VL); run it only where the CPU has them.
+void avx2EmbBag(const Problem &p, void *out);
+EmbBagFn avx512Kernel();
+
+// The hand kernels' prefetch distance in indices (--prefetch; 0: off; -1:
+// 16 KiB of rows, within [16, 128]).
+extern int64_t handPrefetchOption;

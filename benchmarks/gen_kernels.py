@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Generates the benchmark kernels and the case list shared by the harness.
 
-For every benchmark case this writes one func.func on static tensor shapes
-that runs one embbag op and materializes its result into the caller's
-`%out` memref, in one module per variant (the same kernels, named
-`<case>_<variant>`, see VARIANTS; run.sh lowers each module with its own
---embbag-to-llvm options):
+For every benchmark case this writes one func.func that runs one embbag op
+and materializes its result into the caller's `%out` memref, in one module
+per variant (the same kernels, named `<case>_<variant>`, see VARIANTS; run.sh
+lowers each module with its own --embbag-to-llvm options): on static tensor
+shapes, and for the `dyn` variant on shapes whose every size is `?`:
 
-  OUT/kernels_chk.mlir, OUT/kernels_unc.mlir, OUT/kernels_par.mlir
+  OUT/kernels_chk.mlir, OUT/kernels_unc.mlir, OUT/kernels_par.mlir,
+  OUT/kernels_dyn.mlir
   OUT/cases.inc    the case table compiled into bench.cpp
   OUT/cases.tsv    the same list for torch_bench.py
 

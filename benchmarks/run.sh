@@ -12,8 +12,15 @@
 #   --no-build    use the embbag-opt already built in $BUILD_DIR
 #   --only S      only the cases whose name contains S (e.g. c1_offsets)
 #   --budget S    seconds of timing per case (default 1.5, quick 0.5)
-#   --prefetch N  prefetch distance of the AVX2 kernel, in indices (0: off;
+#   --prefetch N  prefetch distance of the hand kernels, in indices (0: off;
 #                 default: 16 KiB of rows, within [16, 128])
+#
+# The code is for the host: embbag's target=host (AVX-512 where the CPU has
+# it, else AVX2), llc -mcpu=<the host CPU as LLVM names it>, g++
+# -march=native; the hand kernel in an AVX2 and, on AVX-512 hosts, an
+# AVX-512 version. BENCH_CPU=NAME (a CPU both GCC and LLVM know, e.g.
+# znver3) builds everything for that CPU instead: -march/-mcpu=NAME, and
+# embbag's target=avx512 or avx2 from NAME's features.
 #
 # Environment: BUILD_DIR (default ./build), OUT (default $BUILD_DIR/benchmarks),
 # LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu),
@@ -41,7 +48,7 @@ while (($#)); do
     --only | --budget | --prefetch)
       (($# >= 2)) || { echo "run.sh: $1 needs a value" >&2; exit 1; }
       bench_args+=("$1" "$2"); shift ;;
-    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 1 ;;
   esac
   shift
@@ -60,7 +67,28 @@ mkdir -p "$OUT"
 log "generating kernels in $OUT"
 python3 "$BENCH/gen_kernels.py" "$OUT"
 
-llc_flags=(-O3 -mcpu=znver3 -relocation-model=pic)
+# The CPU and ISA everything is compiled for. The ISA is the one GCC
+# targets with those flags; embbag's target=host asks LLVM the same of the
+# host (avx512f and avx512vl: AVX-512).
+if [ -n "${BENCH_CPU:-}" ]; then
+  llc_cpu="$BENCH_CPU"
+  march="$BENCH_CPU"
+else
+  llc_cpu="$("$LLVM/llc" --version | sed -n 's/^ *Host CPU: *//p')"
+  march=native
+fi
+gcc_isa() { g++ -march="$march" -dM -E -x c++ /dev/null | grep -c "$1" || true; }
+if (($(gcc_isa '__AVX512F__ ') && $(gcc_isa '__AVX512VL__ '))); then
+  isa=AVX-512
+  embbag_target=avx512
+else
+  isa=AVX2
+  embbag_target=avx2
+fi
+[ -n "${BENCH_CPU:-}" ] || embbag_target=host
+log "ISA $isa: embbag target=$embbag_target, llc -mcpu=$llc_cpu, g++ -march=$march"
+
+llc_flags=(-O3 -mcpu="$llc_cpu" -relocation-model=pic)
 # shellcheck disable=SC2206
 llc_flags+=(${LLC_EXTRA:-})
 # lower VARIANT OPTIONS: kernels_VARIANT.mlir (gen_kernels.py) through
@@ -80,22 +108,32 @@ lower() {
     "$k.full.o" "$k.o"
 }
 extra="${EMBBAG_OPTIONS:-}"
-lower chk "target=avx2 checks=1 $extra"
-lower unc "target=avx2 checks=0 $extra"
-lower par "target=avx2 checks=1 parallel=1 $extra"
-lower dyn "target=avx2 checks=1 $extra"
+tgt="target=$embbag_target"
+lower chk "$tgt checks=1 $extra"
+lower unc "$tgt checks=0 $extra"
+lower par "$tgt checks=1 parallel=1 $extra"
+lower dyn "$tgt checks=1 $extra"
+# target=host and the ISA above come from two probes of the host: check
+# that they agree (AVX-512 kernels use zmm registers unless EMBBAG_OPTIONS
+# sets vector-bits; AVX2 ones cannot).
+if grep -q zmm "$OUT/kernels_unc.s"; then kernel_isa=AVX-512; else kernel_isa=AVX2; fi
+[ "$kernel_isa" = "$isa" ] ||
+  log "WARNING: the embbag kernels look $kernel_isa, the harness is built for $isa"
 
 log "building the harness"
-# -march=znver3, the target llc gets: AVX2 and FMA, no AVX-512 (which
-# -march=native would allow on a Zen 4/5 machine).
-cxx=(g++ -std=c++17 -O3 -march=znver3 -Wall -Wextra -I "$OUT" -I "$BENCH")
+cxx=(g++ -std=c++17 -O3 -march="$march" -Wall -Wextra -I "$OUT" -I "$BENCH")
 # bench.cpp has one OpenMP region (the 2-thread bandwidth): -fopenmp for its
 # compile only. GCC emits GOMP_* calls, which LLVM's libomp implements; the
 # link below must not get -fopenmp, which would add libgomp next to libomp.
 "${cxx[@]}" -fopenmp -c "$BENCH/bench.cpp" -o "$OUT/bench.o"
 "${cxx[@]}" -fno-tree-vectorize -c "$BENCH/scalar.cpp" -o "$OUT/scalar.o"
 "${cxx[@]}" -c "$BENCH/bf16_runtime.cpp" -o "$OUT/bf16_runtime.o"
+# The AVX2 hand kernel without AVX-512, which would give GCC 32 vector
+# registers; the AVX-512 one is empty unless -march has AVX-512.
+"${cxx[@]}" -mno-avx512f -c "$BENCH/hand_avx2.cpp" -o "$OUT/hand_avx2.o"
+"${cxx[@]}" -c "$BENCH/hand_avx512.cpp" -o "$OUT/hand_avx512.o"
 "${cxx[@]}" "$OUT/bench.o" "$OUT/scalar.o" "$OUT/bf16_runtime.o" \
+  "$OUT/hand_avx2.o" "$OUT/hand_avx512.o" \
   "$OUT"/kernels_{chk,unc,par,dyn}.o -o "$OUT/bench" \
   -L"$LLVM_LIB" -lomp -Wl,-rpath,"$LLVM_LIB"
 
@@ -130,6 +168,8 @@ log "timing"
     "(cpu family $(cpu_field 'cpu family'), model $(cpu_field model)," \
     "AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no))," \
     "$(nproc) cores, $(uname -r)  "
+  echo "ISA: $isa (embbag target=$embbag_target, llc -mcpu=$llc_cpu," \
+    "g++ -march=$march)  "
   echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
   echo "torch: $( ((torch)) && /usr/bin/python3 -c 'import torch; print(torch.__version__)' || echo 'not run (--with-torch)')  "
