@@ -154,9 +154,13 @@ if ((torch)); then
   # The checked kernels as a shared library, which torch_bench.py calls
   # alternately with torch on the same memory for embbag/torch.
   g++ -shared "$OUT/kernels_chk.full.o" -o "$OUT/libkernels_chk.so"
+  # The parallel kernels too, on libomp, in torch's process (libgomp).
+  g++ -shared "$OUT/kernels_par.full.o" -o "$OUT/libkernels_par.so" \
+    -L"$LLVM_LIB" -lomp -Wl,-rpath,"$LLVM_LIB"
   log "timing torch.nn.functional.embedding_bag (and embbag beside it)"
   /usr/bin/python3 "$BENCH/torch_bench.py" "$OUT/cases.tsv" "$OUT/data" \
-    --kernels "$OUT/libkernels_chk.so" "${bench_args[@]}" >"$OUT/torch.tsv"
+    --kernels "$OUT/libkernels_chk.so" --par-kernels "$OUT/libkernels_par.so" \
+    --libomp "$LLVM_LIB/libomp.so" "${bench_args[@]}" >"$OUT/torch.tsv"
   torch_args=(--torch "$OUT/torch.tsv")
 fi
 
@@ -174,4 +178,10 @@ log "timing"
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
   echo "torch: $( ((torch)) && /usr/bin/python3 -c 'import torch; print(torch.__version__)' || echo 'not run (--with-torch)')  "
   "$OUT/bench" "${bench_args[@]}" "${torch_args[@]}"
+  if ((torch)); then
+    echo
+    echo "parallel=1 in torch's process (libgomp and libomp loaded together), alternating with torch's calls:"
+    echo
+    /usr/bin/python3 "$BENCH/torch_par_table.py" "$OUT/torch.tsv"
+  fi
 } | tee "$OUT/table.md"

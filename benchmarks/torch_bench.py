@@ -6,7 +6,8 @@ Reads the case list (cases.tsv from gen_kernels.py) and the inputs that
 contenders use, and the scalar reference result); builds the same table
 values with numpy; checks torch's result against the reference; then times
 1 and 2 threads, each call on the next index set, and prints
-"name<TAB>threads<TAB>median ms<TAB>embbag median ms" lines.
+"name<TAB>threads<TAB>median ms<TAB>embbag median ms<TAB>par median ms"
+lines.
 
 With --kernels LIB (a shared library of the checked embbag kernels), the
 embbag kernel is called through its C interface on the same memory torch
@@ -15,12 +16,19 @@ torch, and checked against the reference too: its median in the same run
 is the fourth column, from which bench computes embbag/torch. Without it
 the column is "-" and bench divides by its own embbag time.
 
+With --par-kernels LIB (the `parallel=1` kernels as a shared library linked
+with LLVM's libomp), the parallel embbag kernel is called too, on 1 and 2
+OpenMP threads (libomp's omp_set_num_threads, outside the timed call),
+alternating with torch's calls of the same thread count: libgomp (torch's
+OpenMP) and libomp then live in one process, as in a PyTorch serving process
+that calls an embbag kernel. Its median is the fifth column ("-" without).
+
 torch has no segments op: for segments cases (sorted ids, fixed-length
 bags) it runs the equivalent offsets call. torch 1.13's embedding_bag takes
 no bf16 table on the CPU: bf16 cases print nothing.
 
-Usage: torch_bench.py CASES.TSV DIR [--kernels LIB] [--quick] [--only S]
-                      [--budget SECONDS]
+Usage: torch_bench.py CASES.TSV DIR [--kernels LIB] [--par-kernels LIB]
+                      [--libomp LIBOMP.SO] [--quick] [--only S] [--budget SECONDS]
 """
 import argparse
 import ctypes
@@ -87,8 +95,17 @@ def main():
     ap.add_argument("--budget", type=float, default=None)
     ap.add_argument("--prefetch", default=None)  # the AVX2 kernel's; unused
     ap.add_argument("--kernels", default=None)
+    ap.add_argument("--par-kernels", default=None)
+    ap.add_argument("--libomp", default="/usr/lib/llvm-22/lib/libomp.so")
     args = ap.parse_args()
     kernels = ctypes.CDLL(args.kernels) if args.kernels else None
+    par_kernels = ctypes.CDLL(args.par_kernels) if args.par_kernels else None
+    # omp_set_num_threads of the libomp the parallel kernels link, not of
+    # torch's libgomp (both define it).
+    libomp_set_threads = None
+    if par_kernels is not None:
+        libomp = ctypes.CDLL(args.libomp, mode=ctypes.RTLD_LOCAL)
+        libomp_set_threads = libomp.omp_set_num_threads
     budget = args.budget or (0.5 if args.quick else 1.5)
 
     with open(os.path.join(args.dir, "sets")) as f:
@@ -127,7 +144,7 @@ def main():
                           dtype=np.float32).reshape(batch, dim)
 
         calls = []
-        embbag_calls = []
+        embbag_calls = []  # (arrays, descriptors, pointers) per index set
         numpy_table = table.numpy()
         embbag_out = np.empty((batch, dim), dtype=np_dtype)
         segment_ids = (np.arange(n) // bag).astype(itype)
@@ -137,7 +154,7 @@ def main():
             w_np = weights[s].copy()
             ind = torch.from_numpy(ind_np)
             w = torch.from_numpy(w_np) if mode == "wsum" else None
-            if kernels is not None:
+            if kernels is not None or par_kernels is not None:
                 # table, indices, offsets or segment ids, weights, out.
                 arrays = [numpy_table,
                           ind_np.reshape(batch, bag) if form == "packed"
@@ -177,6 +194,15 @@ def main():
             embbag_fn(*embbag_calls[s][2])
             return embbag_out
 
+        par_fn = None
+        if par_kernels is not None:
+            par_fn = getattr(par_kernels, f"_mlir_ciface_{name}_par")
+            par_fn.restype = None
+
+        def run_par(s):
+            par_fn(*embbag_calls[s][2])
+            return embbag_out
+
         def check(who, got):
             got = got.astype(np.float32)
             bad = ~(np.abs(got - ref) <= tol * (1 + np.abs(ref)))
@@ -193,8 +219,13 @@ def main():
             check("torch", run(0).numpy())
             if embbag_fn:
                 check("embbag (through ctypes)", run_embbag(0))
+            if par_fn:
+                libomp_set_threads(2)
+                check("embbag parallel=1 (through ctypes)", run_par(0))
             for threads in (1, 2):
                 torch.set_num_threads(threads)
+                if par_fn:
+                    libomp_set_threads(threads)
                 # One index-set counter for both: no call finds the rows of
                 # the call before it in the caches.
                 counter = 0
@@ -204,7 +235,7 @@ def main():
                     counter += 1
                 per_call = (time.perf_counter() - t0) / 3
                 reps = max(11, min(401, int(budget / 2 / max(per_call, 1e-6)))) | 1
-                times, embbag_times = [], []
+                times, embbag_times, par_times = [], [], []
                 for _ in range(reps):
                     t0 = time.perf_counter()
                     run(counter % sets)
@@ -215,10 +246,16 @@ def main():
                         run_embbag(counter % sets)
                         embbag_times.append(time.perf_counter() - t0)
                         counter += 1
+                    if par_fn:
+                        t0 = time.perf_counter()
+                        run_par(counter % sets)
+                        par_times.append(time.perf_counter() - t0)
+                        counter += 1
                 embbag_ms = (f"{median(embbag_times):.4f}" if embbag_times
                              else "-")
-                print(f"{name}\t{threads}\t{median(times):.4f}\t{embbag_ms}",
-                      flush=True)
+                par_ms = f"{median(par_times):.4f}" if par_times else "-"
+                print(f"{name}\t{threads}\t{median(times):.4f}\t{embbag_ms}"
+                      f"\t{par_ms}", flush=True)
         print(f"torch_bench: {name} done", file=sys.stderr)
 
 
