@@ -32,6 +32,7 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateEmbBagEmbBagChecksToStatus(void);
 MLIR_CAPI_EXPORTED MlirPass
 mlirCreateEmbBagEmbBagInlineParallelAllocaScopes(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateEmbBagEmbBagSetOmpBlocktime(void);
+MLIR_CAPI_EXPORTED MlirPass mlirCreateEmbBagEmbBagUnswitchRowDispatch(void);
 
 /* Appends the embbag-to-llvm pipeline to `passManager` (which must run on
  * builtin.module) with `options` in the textual form of the pipeline's

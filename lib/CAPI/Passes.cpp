@@ -54,6 +54,10 @@ MlirPass mlirCreateEmbBagEmbBagSetOmpBlocktime(void) {
   return wrap(embbag::createEmbBagSetOmpBlocktime().release());
 }
 
+MlirPass mlirCreateEmbBagEmbBagUnswitchRowDispatch(void) {
+  return wrap(embbag::createEmbBagUnswitchRowDispatch().release());
+}
+
 MlirLogicalResult mlirEmbBagAddToLLVMPipeline(MlirOpPassManager passManager,
                                               MlirStringRef options,
                                               MlirStringCallback errorCallback,

@@ -12,6 +12,9 @@
 //                                      loops may yield new buffers
 //   buffer-deallocation-pipeline
 //   convert-bufferization-to-memref    the clones deallocation adds
+//   canonicalize
+//   embbag-unswitch-row-dispatch       dynamic rows: dispatch out of the
+//                                      bag loop
 //   convert-linalg-to-loops            what bufferization left as linalg
 //   [parallel: scf-forall-to-parallel, convert-scf-to-openmp,
 //              embbag-inline-parallel-alloca-scopes,
@@ -102,6 +105,8 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   // bufferization.clone becomes memref.alloc + memref.copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
+  // Dynamic rows: the row-length dispatch leaves the bag loop.
+  pm.addPass(createEmbBagUnswitchRowDispatch());
   // Bufferization leaves linalg ops behind (tensor.splat becomes linalg.map).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.parallel) {

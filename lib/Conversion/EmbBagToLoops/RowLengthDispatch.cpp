@@ -18,13 +18,18 @@
 // switch taken once per bag (a predictable jump, against a bag's worth of
 // rows): a switch around the bag loop would be taken once per call, but
 // the empty-tensor elimination does not see through it, and the result
-// would be computed in a new buffer and copied.
+// would be computed in a new buffer and copied. Once on buffers, the
+// switch moves out of the loop after all: the loop is marked
+// `embbag.row_dispatch`, and --embbag-unswitch-row-dispatch (which
+// --embbag-to-llvm runs after bufferization) hoists it, so that each
+// version's loop nest has its own live values.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Kernel.h"
 
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -149,8 +154,14 @@ Value mlir::embbag::loops::buildDispatchedKernel(ImplicitLocOpBuilder &b,
                                                  const KernelContext &k,
                                                  Value init) {
   Value key = rowKey(b, k);
-  return buildBagLoop(
+  Value result = buildBagLoop(
       b, k, init, [&](ImplicitLocOpBuilder &rb, const BagRef &bag, Value out) {
         return buildDispatchedRow(rb, k, key, bag, out);
       });
+  // On buffers, --embbag-unswitch-row-dispatch moves the switch out of the
+  // sequential bag loop (see the file comment for why it starts inside).
+  if (auto bagLoop = result.getDefiningOp<scf::ForOp>())
+    EmbBagDialect::RowDispatchAttrHelper(b.getContext())
+        .setAttr(bagLoop, b.getUnitAttr());
+  return result;
 }

@@ -2,7 +2,9 @@
 
 // The discardable attributes of the embbag dialect: `embbag.runtime_check`
 // marks the cf.asserts of the lowerings' runtime checks (a unit attribute,
-// on cf.assert only); no other `embbag.` attribute exists.
+// on cf.assert only), `embbag.row_dispatch` the bag loops of kernels that
+// dispatch over a dynamic row length (a unit attribute, on scf.for only); no
+// other `embbag.` attribute exists.
 
 // The valid form verifies.
 func.func @marked(%ok: i1) {
@@ -31,5 +33,38 @@ func.func @not_assert(%a: i32) -> i32 {
 func.func @unknown(%ok: i1) {
   // expected-error @+1 {{unknown embbag attribute 'embbag.runtime_checks'}}
   cf.assert %ok, "check" {embbag.runtime_checks}
+  return
+}
+
+// -----
+
+// `embbag.row_dispatch` marks a kernel's bag loop (scf.for) for
+// --embbag-unswitch-row-dispatch.
+func.func @row_dispatch(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+  } {embbag.row_dispatch}
+  return
+}
+
+// -----
+
+func.func @row_dispatch_not_unit(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'embbag.row_dispatch' must be a unit attribute}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {embbag.row_dispatch = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @row_dispatch_not_for(%key: index) {
+  // expected-error @+1 {{'embbag.row_dispatch' is only valid on 'scf.for', not on 'scf.index_switch'}}
+  scf.index_switch %key {embbag.row_dispatch}
+  default {
+  }
   return
 }

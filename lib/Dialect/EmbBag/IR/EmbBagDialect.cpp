@@ -59,6 +59,17 @@ LogicalResult EmbBagDialect::verifyOperationAttribute(Operation *op,
                              << op->getName() << "'";
     return success();
   }
+  if (attr.getName() == RowDispatchAttrHelper::getNameStr()) {
+    // Only scf.for: --embbag-unswitch-row-dispatch rewrites marked loops.
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << attr.getName().getValue()
+                             << "' must be a unit attribute";
+    if (op->getName().getStringRef() != "scf.for")
+      return op->emitError() << "'" << attr.getName().getValue()
+                             << "' is only valid on 'scf.for', not on '"
+                             << op->getName() << "'";
+    return success();
+  }
   return op->emitError() << "unknown embbag attribute '"
                          << attr.getName().getValue() << "'";
 }

@@ -36,11 +36,14 @@ def EmbBag_Dialect : Dialect {
     lowering passes check them by default and stop the program with a message
     naming the op (see `--convert-embbag-to-loops` option `checks`).
 
-    The dialect has one discardable attribute, `embbag.runtime_check`, a
-    unit attribute valid on `cf.assert` only: it marks the asserts of those
-    runtime checks, which `--convert-embbag-assert-to-llvm` rewrites to
-    report on stderr. A `cf.assert` without it is the user's and keeps its
-    upstream lowering (`convert-cf-to-llvm`).
+    The dialect has two discardable attributes, both unit attributes.
+    `embbag.runtime_check`, valid on `cf.assert` only, marks the asserts of
+    those runtime checks, which `--convert-embbag-assert-to-llvm` rewrites
+    to report on stderr. A `cf.assert` without it is the user's and keeps its
+    upstream lowering (`convert-cf-to-llvm`). `embbag.row_dispatch`, valid
+    on `scf.for` only, marks a kernel's bag loop whose body dispatches over
+    a row length known only at run time; `--embbag-unswitch-row-dispatch`
+    hoists that dispatch out of the loop once it is on buffers.
 
     The lowering passes rewrite the embbag ops and nothing else; the code
     around them comes out as it went in.
@@ -57,7 +60,10 @@ def EmbBag_Dialect : Dialect {
   // `embbag.runtime_check` (a unit attribute) marks the `cf.assert`s that the
   // lowerings emit for the runtime checks, so that
   // `--convert-embbag-assert-to-llvm` rewrites those and no user assert.
-  let discardableAttrs = (ins "::mlir::UnitAttr":$runtime_check);
+  // `embbag.row_dispatch` marks the bag loops that
+  // `--embbag-unswitch-row-dispatch` may rewrite, and no user loop.
+  let discardableAttrs = (ins "::mlir::UnitAttr":$runtime_check,
+                              "::mlir::UnitAttr":$row_dispatch);
   let hasOperationAttrVerify = 1;
 }
 

@@ -131,4 +131,75 @@ def EmbBagInlineParallelAllocaScopes
   }];
 }
 
+def EmbBagUnswitchRowDispatch
+    : Pass<"embbag-unswitch-row-dispatch", "ModuleOp"> {
+  let summary = "Hoist the row-length dispatch of embbag's kernels out of "
+                "their bag loops, one function per version";
+  let description = [{
+    For a table whose row length is known only at run time,
+    `--convert-embbag-to-loops` builds one version of each bag's row per
+    vector count and picks it with an `scf.index_switch` inside the loop
+    over the bags, marking that loop `embbag.row_dispatch`. On tensors the
+    switch must stay inside the loop: hoisted, it would hide the kernel's
+    result buffer from `--eliminate-empty-tensors`, and the result would be
+    computed in a new buffer and copied. Inside the loop, though, the
+    versions share one function's live values, and LLVM's register
+    allocator reloads the table, the index list, the row stride and the
+    prefetch distance from the stack in every version's hot loop (four to
+    five loads per index that the kernel of a static row does not have).
+
+    On buffers the switch can move. This pass rewrites each `scf.for`
+    marked `embbag.row_dispatch` that has no results and whose body holds a
+    result-less `scf.index_switch` on a key defined outside the loop into a
+    switch over copies of the loop, one per case, each with that case's
+    version inlined: the dispatch runs once per call instead of once per
+    bag. With `outline` (the default) each version then becomes a private
+    function `<kernel>__row_version_<N>` (private, with internal linkage
+    and LLVM's `noinline` once lowered, with the constants it uses copied
+    in), called from the switch: each version's
+    loop nest gets registers of its own, as a hand-written kernel that picks
+    a function per row length does. Other loops and switches are left
+    alone, and the mark is removed. `--embbag-to-llvm` runs it after
+    bufferization.
+
+    Example (without `outline`):
+
+    ```mlir
+    scf.for %bag = %c0 to %n step %c1 {
+      %start = memref.load %offsets[%bag] : memref<?xindex>
+      scf.index_switch %key
+      case 1 {
+        "one.vector"(%start) : (index) -> ()
+        scf.yield
+      }
+      default {
+        "long.row"(%start) : (index) -> ()
+      }
+    } {embbag.row_dispatch}
+    // becomes
+    scf.index_switch %key
+    case 1 {
+      scf.for %bag = %c0 to %n step %c1 {
+        %start = memref.load %offsets[%bag] : memref<?xindex>
+        "one.vector"(%start) : (index) -> ()
+      }
+      scf.yield
+    }
+    default {
+      scf.for %bag = %c0 to %n step %c1 {
+        %start = memref.load %offsets[%bag] : memref<?xindex>
+        "long.row"(%start) : (index) -> ()
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"outline", "outline", "bool", /*default=*/"true",
+           "Outline each version into a function of its own">,
+  ];
+}
+
 #endif // EMBBAG_DIALECT_EMBBAG_TRANSFORMS_PASSES_TD

@@ -1,0 +1,51 @@
+// A table whose row length is known only at run time: --embbag-to-llvm
+// builds one version of the bag loop per vector count (and one for long
+// rows), hoists the dispatch out of the bag loop and outlines each version
+// into an internal, noinline function called once per kernel call. Each
+// version's hot loop then keeps the table, the index list, the row stride
+// and the prefetch distance in registers: no reload from the stack between
+// the index load and the loop's back edge.
+
+// REQUIRES: x86-registered-target
+// RUN: embbag-opt %s --embbag-to-llvm="target=avx512" | mlir-translate --mlir-to-llvmir \
+// RUN:   | FileCheck %s --check-prefix=LLVMIR
+// RUN: embbag-opt %s --embbag-to-llvm="target=avx512" | mlir-translate --mlir-to-llvmir \
+// RUN:   | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver4 | FileCheck %s --check-prefix=ASM
+
+// Versions 1 to 16 (whole zmm vectors, the last one masked) and the
+// default (long rows), each called from a switch in the kernel.
+// LLVMIR-LABEL: define internal void @dyn__row_version_0(
+// LLVMIR-SAME: #[[NOINLINE:[0-9]+]]
+// LLVMIR-LABEL: define internal void @dyn__row_version_16(
+// LLVMIR-LABEL: define void @dyn(
+// LLVMIR: switch i{{32|64}}
+// LLVMIR-DAG: call void @dyn__row_version_0(
+// LLVMIR-DAG: call void @dyn__row_version_4(
+// LLVMIR-DAG: call void @dyn__row_version_16(
+// LLVMIR: attributes #[[NOINLINE]] = { noinline }
+
+// The version for rows of 49 to 64 floats: four accumulators, the last
+// vector masked, no stack access inside the loop over a bag's indices,
+// with prefetches and without.
+// ASM-LABEL: {{^}}dyn__row_version_4:
+// ASM: Inner Loop Header: Depth=2
+// ASM-NOT: (%rsp)
+// ASM-COUNT-3: vaddps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}},4), %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// ASM-NOT: (%rsp)
+// ASM: {{jl|jne|jb|jg}} .LBB
+// ASM: prefetcht0
+// ASM-NOT: (%rsp)
+// ASM-COUNT-3: vaddps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}},4), %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
+// ASM-NOT: (%rsp)
+// ASM: Inner Loop Header: Depth=2
+// ASM-NOT: (%rsp)
+// ASM: {{jl|jne|jb|jg}} .LBB
+// ASM-LABEL: {{^}}dyn__row_version_5:
+func.func @dyn(%t: tensor<?x?xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>,
+               %out: memref<?x?xf32>) attributes {llvm.emit_c_interface} {
+  %r = embbag.offsets sum %t[%i] offsets(%o)
+      : (tensor<?x?xf32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?x?xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out
+      : (tensor<?x?xf32>, memref<?x?xf32>) -> ()
+  return
+}
