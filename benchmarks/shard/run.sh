@@ -46,3 +46,9 @@ split, one, two, payload, same = sys.argv[1], float(sys.argv[2]), float(sys.argv
 print(f"| {split} | {one:.2f} | {two:.2f} | {one / two:.2f}x | {payload / 1024:.0f} KiB | {payload / 1024:.0f} KiB | {same} |")
 PY
 done
+# Where the all-reduce comes from: row-wise, the kernel's sum of the ranks'
+# partial bags; column-wise, the wrapper that rebuilds the whole result on
+# every rank (each rank writes its columns into zeros, docs/Sharding.md).
+# Calling <name>__shard_local directly on local shards leaves column-wise
+# with no communication at all.
+printf '\nAll-reduce: row-wise in the kernel (partial bags); column-wise in the wrapper that rebuilds the whole result on every rank (none when <name>__shard_local is called directly).\n'
