@@ -79,6 +79,7 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   loops.vectorBits = options.vectorBits;
   loops.maxVectors = options.maxVectors;
   loops.prefetchDistance = options.prefetchDistance;
+  loops.prefetchLocality = options.prefetchLocality;
   loops.unroll = options.unroll;
   loops.checks = options.checks;
   loops.parallel = options.parallel;

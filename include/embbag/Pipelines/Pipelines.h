@@ -44,6 +44,12 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       llvm::cl::desc("Prefetch rows this many indices ahead (-1: from the "
                      "row and table sizes, 0: no prefetch)"),
       llvm::cl::init(-1)};
+  PassOptions::Option<int> prefetchLocality{
+      *this, "prefetch-locality",
+      llvm::cl::desc("Where prefetched rows go: 3 every cache level "
+                     "(prefetcht0), 2 L2 and beyond (prefetcht1), 1 the "
+                     "last level (prefetcht2), 0 non-temporal"),
+      llvm::cl::init(3)};
   PassOptions::Option<unsigned> unroll{
       *this, "unroll",
       llvm::cl::desc("Unroll the loop over a bag's indices by this factor"),

@@ -87,11 +87,17 @@ struct ConvertEmbBagToLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (prefetchLocality < 0 || prefetchLocality > 3) {
+      emitError(getOperation()->getLoc())
+          << "prefetch-locality must be 0, 1, 2 or 3, not " << prefetchLocality;
+      return signalPassFailure();
+    }
     ConvertEmbBagToLoopsOptions options;
     options.target = target;
     options.vectorBits = vectorBits;
     options.maxVectors = maxVectors;
     options.prefetchDistance = prefetchDistance;
+    options.prefetchLocality = prefetchLocality;
     options.unroll = unroll;
     options.checks = checks;
     options.parallel = parallel;

@@ -92,6 +92,7 @@ struct KernelShape {
   int64_t maxMaskedVectors = 1;
   bool maskRegisters = false; // the target masks loads in mask registers
   int prefetchDistance = -1;  // the option: -1 from the data, 0 off
+  int prefetchLocality = 3;   // memref.prefetch's hint: 3 = every level
   unsigned unroll = 1;        // of the loop over a bag's indices
   bool parallel = false;
 };

@@ -89,6 +89,7 @@ mlir::embbag::loops::chooseShape(RankedTensorType tableType, bool weighted,
   shape.lanes = laneCount(tableType.getElementType(), vectorBits);
   shape.rowLength = flatRowLength(tableType);
   shape.prefetchDistance = options.prefetchDistance;
+  shape.prefetchLocality = options.prefetchLocality;
   shape.unroll = options.unroll;
   shape.parallel = options.parallel;
   shape.maskRegisters = target.maskRegisters;

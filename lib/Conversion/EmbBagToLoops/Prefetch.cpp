@@ -149,6 +149,7 @@ void mlir::embbag::loops::prefetchAhead(ImplicitLocOpBuilder &b,
   Value rowIndex = extractIndex(b, k.p.indices, ahead);
   for (Value c : columns)
     memref::PrefetchOp::create(b, k.tableBuffer, ValueRange{rowIndex, c},
-                               b.getBoolAttr(false), b.getI32IntegerAttr(3),
+                               b.getBoolAttr(false),
+                               b.getI32IntegerAttr(k.shape.prefetchLocality),
                                b.getBoolAttr(true));
 }
