@@ -604,6 +604,10 @@ struct BagShardingModel
     if (auto offsets = dyn_cast<OffsetsOp>(op);
         offsets && offsets.getIncludeLastOffset())
       return op->emitOpError("sharding does not support include_last_offset");
+    // A row split would have to count the skipped indices across shards
+    // for `mean` (and tell an empty bag from a bag of padding); not taught.
+    if (getBagOperands(op).paddingIdx)
+      return op->emitOpError("sharding does not support padding_idx");
     Sharding table = operandShardings[0], result = resultShardings[0];
     FailureOr<Split> split = classify(op, table, result);
     if (failed(split) ||
