@@ -132,9 +132,9 @@ def EmbBag_PackedOp : EmbBag_BagOp<"packed", [AttrSizedOperandSegments]> {
 
     With `padding_idx(%p)` (PyTorch's `padding_idx`; `%p` of the indices'
     element type), the indices equal to `%p` are skipped: their rows are not
-    read, they do not count for `mean` and `sqrtn`, their weights are
-    ignored (also in the `sqrtn` norm), and a bag of only `%p` is empty (a
-    row of zeros, not divided). `%p == -1` skips nothing, as if the clause
+    read (not summed, not part of `max`), they do not count for `mean` and
+    `sqrtn`, their weights are ignored (also in the `sqrtn` norm), and a bag
+    of only `%p` is empty (a row of zeros, not divided). `%p == -1` skips nothing, as if the clause
     were absent. Runtime contract, checked by default in the lowering:
     `%p` lies in `[-1, num_emb)`.
 
