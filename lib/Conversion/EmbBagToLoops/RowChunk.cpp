@@ -299,8 +299,7 @@ Value mlir::embbag::loops::buildChunk(ImplicitLocOpBuilder &b,
       acc = divideByCount(b, acc, divisor, k.p.isUnsigned);
   }
   if (k.p.sqrtn) {
-    Value divisor =
-        sqrtnDivisor(b, buildSumOfSquares(b, k, bag, count), count);
+    Value divisor = sqrtnDivisor(b, buildSumOfSquares(b, k, bag, count), count);
     for (Value &acc : accs)
       acc = divideBy(b, acc, divisor);
   }

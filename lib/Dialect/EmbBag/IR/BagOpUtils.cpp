@@ -81,8 +81,8 @@ Value bagops::createBagOp(OpBuilder &b, Location loc, Operation *like,
       .Case([&](SegmentsOp) {
         return SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
                                   o.numSegments, o.staticNumSegments,
-                                  o.defaultIndex, o.staticDefault,
-                                  o.paddingIdx, o.weights);
+                                  o.defaultIndex, o.staticDefault, o.paddingIdx,
+                                  o.weights);
       });
 }
 

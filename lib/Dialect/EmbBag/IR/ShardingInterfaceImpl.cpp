@@ -14,6 +14,7 @@
 //             bags.
 // The index-like operands stay replicated, except the indices and weights of
 // embbag.packed for bag splits (split on dim 0 like the result).
+// include_last_offset and padding_idx are refused by every split.
 //
 //===----------------------------------------------------------------------===//
 

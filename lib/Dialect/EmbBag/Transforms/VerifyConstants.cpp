@@ -120,9 +120,9 @@ LogicalResult checkPaddingIdx(OpTy op, bool asWarning) {
            << "padding_idx must be >= -1 (-1 means none), but got " << *p;
   int64_t numEmb = op.getTableType().getDimSize(0);
   if (!ShapedType::isDynamic(numEmb) && *p >= numEmb)
-    return report(op, asWarning) << "padding_idx " << *p
-                                 << " is out of range for a table of "
-                                 << numEmb << " rows";
+    return report(op, asWarning)
+           << "padding_idx " << *p << " is out of range for a table of "
+           << numEmb << " rows";
   return success();
 }
 
