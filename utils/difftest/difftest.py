@@ -69,7 +69,8 @@ ATOL = 1e-7
 # --verbose: when several checks fail, which one fires first is not fixed).
 CHECK_WORDS = {"index": r"(?<!default )ind(ex|ices)", "default": r"default",
                "offset": r"offset", "segment_id": r"segment[ _]id",
-               "num_segments": r"num_segments|number of segments"}
+               "num_segments": r"num_segments|number of segments",
+               "padding_idx": r"padding_idx"}
 
 NUM_RE = re.compile(r"[-+]?(?:nan|inf|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
 

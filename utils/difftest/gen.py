@@ -338,6 +338,8 @@ def generate(seed, index, invalid=None):
             case["default"] = int(rng.integers(0, num_emb))
 
     _extend(case, np.random.default_rng([int(seed), int(index), 1]), invalid)
+    bad_padding = _pad(case, np.random.default_rng([int(seed), int(index), 2]),
+                       invalid)
 
     # Shapes: static, or `?` dims.
     case["dynamic"] = bool(rng.random() < 0.5)
@@ -345,6 +347,13 @@ def generate(seed, index, invalid=None):
 
     if invalid:
         _make_invalid(rng, case)
+    elif bad_padding:
+        # A case whose only violation is its padding_idx; in the call
+        # placement, like every invalid case (the draws of `rng` stay those
+        # of the valid case it was).
+        case["invalid"] = "padding_idx"
+        case["placement"] = "call"
+        invalid = True
 
     case["dyn"] = _dynamic_masks(rng, case)
     checks = _violations(case)
@@ -380,6 +389,48 @@ def _extend(case, side, invalid):
         wclass = case["vclass"] if ref.is_int(case["etype"]) else "exact"
         extra = _values(side, case["etype"], (tail,), wclass, weights=True)
         case["weights"] = np.concatenate([case["weights"], extra])
+
+
+def _read_positions(case):
+    """The flat positions of the indices that the bags read."""
+    n = len(case["indices"].reshape(-1))
+    if case["op"] != "offsets":
+        return list(range(n))
+    offs = case["offsets"]
+    if not len(offs):
+        return []
+    end = int(offs[-1]) if case.get("include_last_offset") else n
+    return list(range(int(offs[0]), end))
+
+
+def _pad(case, side, invalid):
+    """PyTorch's padding_idx on some cases: -1 (none) or a row of the table,
+    then written over some of the indices the bags read (whole bags of
+    padding too). Drawn from a stream of its own, like `_extend`. Returns
+    whether to make the case invalid through its padding_idx alone (out of
+    [-1, num_emb)): some valid cases become such."""
+    case["padding_idx"] = None
+    if side.random() >= 0.3:
+        return False
+    num_emb = case["num_emb"]
+    if num_emb == 0 or side.random() < 0.25:
+        case["padding_idx"] = -1
+    else:
+        p = int(side.integers(0, num_emb))
+        case["padding_idx"] = p
+        if side.random() < 0.7:
+            flat = case["indices"].reshape(-1)
+            share = [0.2, 0.5, 0.9][int(side.integers(3))]
+            for pos in _read_positions(case):
+                if side.random() < share:
+                    flat[pos] = p
+    if invalid or side.random() >= 0.15:
+        return False
+    limit = 2 ** 31 - 1 if case["itype"] == "i32" else 2 ** 63 - 1
+    choices = [num_emb, num_emb + int(side.integers(1, 10)), -2,
+               -int(side.integers(3, 1000)), limit, -limit - 1]
+    case["padding_idx"] = choices[int(side.integers(len(choices)))]
+    return True
 
 
 def _make_invalid(rng, case):
@@ -441,7 +492,7 @@ def _violations(case):
     return ref.contract_violations(
         case["op"], case["num_emb"], case["indices"], case["offsets"],
         case["segment_ids"], case["num_segments"], case["default"],
-        case.get("include_last_offset", False))
+        case.get("include_last_offset", False), case.get("padding_idx"))
 
 
 def _dynamic_masks(rng, case):
@@ -470,7 +521,8 @@ def expected(case):
                        case["table"], case["indices"], case["offsets"],
                        case["segment_ids"], case["num_segments"],
                        case["default"], case["weights"],
-                       case.get("include_last_offset", False))
+                       case.get("include_last_offset", False),
+                       case.get("padding_idx"))
 
 
 def expected_shape(case):
@@ -489,9 +541,10 @@ def expected_shape(case):
 
 def describe(case):
     d = case["default"]
+    p = case.get("padding_idx")
     return ("op=%s reduction=%s T=%s T_IND=%s class=%s rows=%s num_emb=%d "
             "values=%s weights=%s default=%s shapes=%s placement=%s "
-            "invalid=%s%s" % (
+            "invalid=%s%s%s" % (
                 case["op"], case["reduction"], case["etype"], case["itype"],
                 case["klass"], list(case["row_shape"]), case["num_emb"],
                 case["vclass"], "yes" if case["weights"] is not None else "no",
@@ -499,7 +552,7 @@ def describe(case):
                 "dynamic" if case["dynamic"] else "static",
                 case["placement"], case["invalid"] or "no",
                 " include_last_offset" if case.get("include_last_offset")
-                else ""))
+                else "", "" if p is None else " padding_idx=%d" % p))
 
 
 # ---------------------------------------------------------------------------
@@ -559,6 +612,8 @@ def _operands(case):
         ops.append(("num_segments", None, i, True, case["num_segments"]))
     if case["default"] is not None:
         ops.append(("default", None, i, True, case["default"]))
+    if case.get("padding_idx") is not None:
+        ops.append(("padding_idx", None, i, True, case["padding_idx"]))
     if case["weights"] is not None:
         ops.append(("weights", case["weights"].shape, e, False,
                     case["weights"]))
@@ -579,6 +634,8 @@ def _op_text(case, names, types, result_type):
         parts.append("num_segments(%%%s)" % names["num_segments"])
     if "default" in names:
         parts.append("default(%%%s)" % names["default"])
+    if "padding_idx" in names:
+        parts.append("padding_idx(%%%s)" % names["padding_idx"])
     if "weights" in names:
         parts.append("weights(%%%s)" % names["weights"])
     return "%s\n      : (%s) -> %s" % (" ".join(parts), ", ".join(types),

@@ -3,10 +3,11 @@
 Written from docs/EmbBag/EmbBagOps.md and the OpenVINO specifications only; it shares
 no code with the compiler. Three entry points compute an op's result:
 
-    packed(reduction, etype, table, indices, weights=None)
-    offsets(reduction, etype, table, indices, offsets, default=None, weights=None)
+    packed(reduction, etype, table, indices, weights=None, padding_idx=None)
+    offsets(reduction, etype, table, indices, offsets, default=None, weights=None,
+            include_last_offset=False, padding_idx=None)
     segments(reduction, etype, table, indices, segment_ids, num_segments,
-             default=None, weights=None)
+             default=None, weights=None, padding_idx=None)
 
 and `contract_violations(...)` tells whether the inputs break the runtime
 contract and which checks fire.
@@ -22,6 +23,7 @@ Values:
   f32 to bf16, round to nearest even). Float results are float64 arrays holding
   values of T.
 - `default` is None (absent), -1 (the same as absent) or a row index.
+- `padding_idx` is None (absent), -1 (the same as absent) or a row index.
 
 Semantics (docs/EmbBag/EmbBagOps.md):
 - result shape [batch] + table.shape[1:]; batch = indices.shape[0] (packed),
@@ -37,7 +39,11 @@ Semantics (docs/EmbBag/EmbBagOps.md):
   the end (after the mean's division); f32 accumulates in f32, f64 in f64;
 - integers: products and sums wrap in T; mean = wrapped sum / true count,
   truncating toward zero, unsigned T divides unsigned, the count is never
-  wrapped.
+  wrapped;
+- padding_idx (PyTorch's): the positions whose index equals it are left out
+  of their bag before anything else: not summed, not counted by mean and
+  sqrtn, not in max, their weights not in the sqrtn norm; a bag of only
+  padding is an empty bag (default row or zeros).
 """
 
 import numpy as np
@@ -152,7 +158,7 @@ def _ints(a):
 
 def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
                         num_segments=None, default=None,
-                        include_last_offset=False):
+                        include_last_offset=False, padding_idx=None):
     """The runtime checks that the inputs fail, as a list of (check, detail).
 
     Checks (docs/EmbBag/EmbBagOps.md, 'invalid runtime values' / 'what is checked'):
@@ -164,7 +170,11 @@ def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
                        or greater than num_indices; with include_last_offset
                        no offset at all;
       'segment_id'     a segment id outside [0, num_segments);
-      'num_segments'   num_segments < 0.
+      'num_segments'   num_segments < 0;
+      'padding_idx'    padding_idx given, != -1 and outside [0, num_emb)
+                       (checked whether or not an index equals it).
+    An index equal to a valid padding_idx is in [0, num_emb) anyway, so the
+    'index' check needs not know it.
     An empty list means the inputs are valid.
     """
     out = []
@@ -174,6 +184,10 @@ def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
     if default is not None and default != -1 and not 0 <= default < num_emb:
         out.append(("default", "default index %d is out of range [0, %d)"
                     % (default, num_emb)))
+    if (padding_idx is not None and padding_idx != -1
+            and not 0 <= padding_idx < num_emb):
+        out.append(("padding_idx", "padding_idx %d is out of range [0, %d)"
+                    % (padding_idx, num_emb)))
     read_from = 0
     if op == "offsets":
         offs = _ints(offsets)
@@ -225,9 +239,11 @@ def contract_violations(op, num_emb, indices, offsets=None, segment_ids=None,
 
 
 def _reduce_bags(reduction, etype, table, flat_indices, flat_weights, bags,
-                 default):
+                 default, padding_idx=None):
     """result[b] = reduction over positions `bags[b]` of
-    weights[p] * table[indices[p]]; empty bags take table[default] or zeros."""
+    weights[p] * table[indices[p]]; empty bags take table[default] or zeros.
+    Positions holding padding_idx (when >= 0) are dropped from their bag
+    first."""
     if reduction not in REDUCTIONS:
         raise ValueError("unknown reduction %r" % reduction)
     if reduction in ("mean", "max") and flat_weights is not None:
@@ -238,6 +254,9 @@ def _reduce_bags(reduction, etype, table, flat_indices, flat_weights, bags,
     table = np.asarray(table, dtype=object if is_int(etype) else np.float64)
     row_shape = table.shape[1:]
     row_size = int(np.prod(row_shape, dtype=np.int64))
+    if padding_idx is not None and padding_idx >= 0:
+        bags = [[p for p in pos if int(flat_indices[p]) != padding_idx]
+                for pos in bags]
     batch = len(bags)
     use_default = default is not None and default >= 0
 
@@ -314,68 +333,70 @@ def _reduce_bags(reduction, etype, table, flat_indices, flat_weights, bags,
 
 
 def _check(op, table, indices, offsets=None, segment_ids=None,
-           num_segments=None, default=None, include_last_offset=False):
+           num_segments=None, default=None, include_last_offset=False,
+           padding_idx=None):
     v = contract_violations(op, np.shape(table)[0], indices, offsets,
                             segment_ids, num_segments, default,
-                            include_last_offset)
+                            include_last_offset, padding_idx)
     if v:
         raise ContractViolation(v)
 
 
-def packed(reduction, etype, table, indices, weights=None):
+def packed(reduction, etype, table, indices, weights=None, padding_idx=None):
     """embbag.packed: indices of shape [batch, indices_per_bag]."""
     indices = np.asarray(indices, dtype=np.int64)
     assert indices.ndim == 2, "packed indices must be 2-D"
-    _check("packed", table, indices)
+    _check("packed", table, indices, padding_idx=padding_idx)
     batch, per_bag = indices.shape
     bags = [list(range(b * per_bag, (b + 1) * per_bag)) for b in range(batch)]
     flat_w = None if weights is None else np.asarray(weights).ravel()
     return _reduce_bags(reduction, etype, table, indices.ravel(), flat_w, bags,
-                        None)
+                        None, padding_idx)
 
 
 def offsets(reduction, etype, table, indices, offsets, default=None,
-            weights=None, include_last_offset=False):
+            weights=None, include_last_offset=False, padding_idx=None):
     """embbag.offsets: 1-D indices, 1-D offsets of length batch (batch + 1
     with include_last_offset: the last one ends the last bag)."""
     indices = np.asarray(indices, dtype=np.int64).ravel()
     offs = [int(o) for o in np.asarray(offsets, dtype=np.int64).ravel()]
     _check("offsets", table, indices, offsets=offs, default=default,
-           include_last_offset=include_last_offset)
+           include_last_offset=include_last_offset, padding_idx=padding_idx)
     n = len(indices)
     bounds = offs if include_last_offset else offs + [n]
     bags = [list(range(bounds[b], bounds[b + 1]))
             for b in range(len(bounds) - 1)]
     return _reduce_bags(reduction, etype, table, indices, weights, bags,
-                        default)
+                        default, padding_idx)
 
 
 def segments(reduction, etype, table, indices, segment_ids, num_segments,
-             default=None, weights=None):
+             default=None, weights=None, padding_idx=None):
     """embbag.segments: 1-D indices and segment_ids, num_segments rows."""
     indices = np.asarray(indices, dtype=np.int64).ravel()
     seg = [int(s) for s in np.asarray(segment_ids, dtype=np.int64).ravel()]
     _check("segments", table, indices, segment_ids=seg,
-           num_segments=num_segments, default=default)
+           num_segments=num_segments, default=default,
+           padding_idx=padding_idx)
     bags = [[] for _ in range(num_segments)]
     for i, s in enumerate(seg):
         bags[s].append(i)
     return _reduce_bags(reduction, etype, table, indices, weights, bags,
-                        default)
+                        default, padding_idx)
 
 
 def compute(op, reduction, etype, table, indices, offsets_=None,
             segment_ids=None, num_segments=None, default=None, weights=None,
-            include_last_offset=False):
+            include_last_offset=False, padding_idx=None):
     """Dispatches to packed / offsets / segments."""
     if op == "packed":
-        return packed(reduction, etype, table, indices, weights)
+        return packed(reduction, etype, table, indices, weights, padding_idx)
     if op == "offsets":
         return offsets(reduction, etype, table, indices, offsets_, default,
-                       weights, include_last_offset)
+                       weights, include_last_offset, padding_idx)
     if op == "segments":
         return segments(reduction, etype, table, indices, segment_ids,
-                        num_segments, default, weights)
+                        num_segments, default, weights, padding_idx)
     raise ValueError("unknown op %r" % op)
 
 
@@ -483,6 +504,44 @@ def _self_test():
                                include_last_offset=True)
     assert contract_violations("offsets", 2, [0], [],
                                include_last_offset=True)
+
+    # padding_idx: skipped (not summed, not counted, not in max, its weight
+    # not in the sqrtn norm); a bag of only padding is empty; -1 skips
+    # nothing. Table rows r0 = [1, 2], r1 = [3, -4], r2 = [5, 6],
+    # r3 = [70, 80] (padding_idx 3), r4 = [-1, 9] (the integration test
+    # test/Integration/EmbBag/padding-idx.mlir computes the same by hand).
+    tp = [[1., 2.], [3., -4.], [5., 6.], [70., 80.], [-1., 9.]]
+    pp = [[0, 3], [3, 3], [1, 2], [3, 4]]
+    close(packed("sum", "f32", tp, pp, padding_idx=3),
+          [[1, 2], [0, 0], [8, 2], [-1, 9]])
+    close(packed("sum", "f32", tp, pp, [[2, 100], [5, 5], [1, -1], [100, 3]],
+                 padding_idx=3), [[2, 4], [0, 0], [-2, -10], [-3, 27]])
+    close(packed("mean", "f32", tp, pp, padding_idx=3),
+          [[1, 2], [0, 0], [4, 1], [-1, 9]])
+    close(packed("max", "f32", tp, pp, padding_idx=3),
+          [[1, 2], [0, 0], [5, 6], [-1, 9]])
+    close(packed("sum", "f32", tp, pp, padding_idx=-1),
+          [[71, 82], [140, 160], [8, 2], [69, 89]])
+    close(packed("sqrtn", "f32", tp, [[1, 3, 2], [3, 3, 3]],
+                 [[3, 100, 4], [1, 1, 1]], padding_idx=3),
+          [[5.8, 2.4], [0, 0]])
+    close(offsets("mean", "f32", tp, [3, 0, 3, 1, 3, 3, 2, 4, 3, 3],
+                  [0, 3, 5, 6, 9], 4, include_last_offset=True,
+                  padding_idx=3), [[1, 2], [3, -4], [-1, 9], [2, 7.5]])
+    close(segments("mean", "f32", tp, [3, 0, 2, 3, 4, 0], [2, 0, 2, 1, 0, 2],
+                   3, 1, padding_idx=3), [[0, 5.5], [3, -4], [3, 4]])
+    # i8: 100 + 100 + 5 wraps to -51, divided by the 3 indices taken (not 5).
+    same(segments("mean", "i8", [[100], [7], [5]], [0, 1, 0, 2, 1],
+                  [0, 0, 0, 0, 0], 1, padding_idx=1), [[-17]])
+    assert contract_violations("packed", 5, [[0]], padding_idx=5)[0][0] == \
+        "padding_idx"
+    assert contract_violations("offsets", 5, [0], [0], padding_idx=-2)[0][0] \
+        == "padding_idx"
+    assert contract_violations("segments", 5, [], segment_ids=[],
+                               num_segments=1, padding_idx=-1) == []
+    assert contract_violations("segments", 0, [], segment_ids=[],
+                               num_segments=1, padding_idx=0)[0][0] == \
+        "padding_idx"
 
     # f16 / bf16: accumulate in f32, round once.
     r = packed("sum", "f16", [[2048.0], [0.5]], [[0] + [1] * 8])

@@ -9,6 +9,8 @@ semantics shared by the reference and the lowering still shows up:
   embbag.offsets <->  1-D input with offsets (include_last_offset too)
   sum / mean / max  <->  mode="sum" / "mean" / "max"
   weights (sum only) <->  per_sample_weights
+  padding_idx(%p)    <->  padding_idx=p (p >= 0; -1 is torch's None, since
+                          torch reads a negative padding_idx from the end)
 
 Within torch's own contract: f32 / f64 tables (2-D), offsets[0] == 0, at
 least one index per packed bag, and with include_last_offset the last offset
@@ -90,7 +92,30 @@ def generate(seed, index):
     case["placement"] = "call" if rng.random() < 0.7 else "inline"
     case["dyn"] = gen._dynamic_masks(rng, case)
     case["checks"] = []
+    _pad(case, np.random.default_rng([int(seed), int(index), 8]))
     return case
+
+
+def _pad(case, side):
+    """padding_idx on about a third of the cases, from a stream of its own
+    (the rest of each case is what it was without it): -1 sometimes, else a
+    row that is then written over some indices, whole bags of it too."""
+    case["padding_idx"] = None
+    if side.random() >= 0.35:
+        return
+    if side.random() < 0.2:
+        case["padding_idx"] = -1
+        return
+    p = int(side.integers(0, case["num_emb"]))
+    case["padding_idx"] = p
+    flat = case["indices"].reshape(-1)
+    end = len(flat)
+    if case["include_last_offset"] and len(case["offsets"]):
+        end = int(case["offsets"][-1])
+    share = [0.2, 0.5, 0.9][int(side.integers(3))]
+    for pos in range(end):
+        if side.random() < share:
+            flat[pos] = p
 
 
 def expected(case):
@@ -109,14 +134,19 @@ def expected(case):
     psw = None
     if case["weights"] is not None:
         psw = torch.tensor(case["weights"], dtype=dtype)
+    padding = case.get("padding_idx")
+    if padding is not None and padding < 0:
+        padding = None  # embbag's -1 is none; torch's -1 is the last row
     out = F.embedding_bag(indices, weight, offsets, mode=case["reduction"],
                           per_sample_weights=psw,
-                          include_last_offset=case["include_last_offset"])
+                          include_last_offset=case["include_last_offset"],
+                          padding_idx=padding)
     return out.numpy().astype(np.float64)
 
 
 def _self_test():
     """torch and the NumPy reference agree on the generated cases."""
+    padded = 0
     for index in range(200):
         case = generate(1, index)
         want = gen.expected(case)
@@ -124,7 +154,9 @@ def _self_test():
         assert got.shape == want.shape, (index, got.shape, want.shape)
         assert np.allclose(got, want, rtol=1e-5, atol=1e-7), (
             index, gen.describe(case))
-    print("torch_oracle.py: torch and reference.py agree on 200 cases")
+        padded += case["padding_idx"] is not None
+    print("torch_oracle.py: torch and reference.py agree on 200 cases "
+          "(%d with padding_idx)" % padded)
 
 
 if __name__ == "__main__":

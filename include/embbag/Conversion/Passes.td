@@ -121,7 +121,8 @@ def ConvertEmbBagToLinalg : Pass<"convert-embbag-to-linalg"> {
     are not a rectangular linalg reduction; they are reported as errors
     (use `--convert-embbag-to-loops`), or left alone with
     `leave-unsupported`, which `--embbag-to-llvm="path=linalg"` uses before
-    lowering them with the loops path.
+    lowering them with the loops path. So is an `embbag.packed` with
+    `padding_idx` (its bags' counts are not rectangular either).
 
     Only `embbag.packed` ops are rewritten: the code around them is not
     folded, erased or moved. The index check's assert is marked
@@ -155,8 +156,8 @@ def ConvertEmbBagToLinalg : Pass<"convert-embbag-to-linalg"> {
            "generic runs, and stop with a message otherwise">,
     Option<"leaveUnsupported", "leave-unsupported", "bool",
            /*default=*/"false",
-           "Leave embbag.offsets and embbag.segments alone instead of "
-           "reporting them">,
+           "Leave embbag.offsets, embbag.segments and embbag.packed with "
+           "padding_idx alone instead of reporting them">,
   ];
 }
 

@@ -233,17 +233,35 @@ void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
 
 /// Checks that a given default index is -1 or lies in [0, num_emb), whether
 /// or not a bag uses it.
+/// Asserts that `row` (an index) is -1 or lies in [0, num_emb): unsigned,
+/// a negative value is huge.
+static void checkRowOrNone(ImplicitLocOpBuilder &b, Operation *op, Value table,
+                           Value row, StringRef what) {
+  Value numEmb = dim(b, table, 0);
+  Value inRange =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, row, numEmb);
+  Value none =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, row, cst(b, -1));
+  emitAssert(b, op, arith::OrIOp::create(b, inRange, none), what);
+}
+
 void checkDefault(ImplicitLocOpBuilder &b, Operation *op, Value table,
                   Value defaultIndex) {
   if (!defaultIndex)
     return;
-  Value numEmb = dim(b, table, 0);
-  Value inRange =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, defaultIndex, numEmb);
-  Value none = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, defaultIndex,
-                                     cst(b, -1));
-  emitAssert(b, op, arith::OrIOp::create(b, inRange, none),
-             "default index out of range [0, num_emb) and not -1");
+  checkRowOrNone(b, op, table, defaultIndex,
+                 "default index out of range [0, num_emb) and not -1");
+}
+
+/// Checks that a given padding_idx is -1 or lies in [0, num_emb), whether
+/// or not an index equals it: an out-of-range one is a contract violation
+/// of the op, like an out-of-range default.
+void checkPaddingIdx(ImplicitLocOpBuilder &b, Operation *op, Value table,
+                     Value paddingIdx) {
+  if (!paddingIdx)
+    return;
+  checkRowOrNone(b, op, table, paddingIdx,
+                 "padding_idx out of range [0, num_emb) and not -1");
 }
 
 /// Flattens the table's row dimensions: [num_emb, d1, ..., dk] becomes

@@ -41,6 +41,11 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
 
   LogicalResult matchAndRewrite(PackedOp op,
                                 PatternRewriter &rewriter) const override {
+    // Skipping padding makes each bag's count a reduction of its own, which
+    // this lowering does not build: the pass reports the op or leaves it
+    // to the loops path.
+    if (op.getPaddingIdx())
+      return rewriter.notifyMatchFailure(op, "padding_idx is not supported");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Value table = flattenTable(b, op.getTable());
     Value indices = op.getIndices();
@@ -240,6 +245,13 @@ struct ConvertEmbBagToLinalgPass
       return;
     WalkResult result =
         getOperation()->walk([](Operation *op) {
+          if (auto packed = dyn_cast<PackedOp>(op);
+              packed && packed.getPaddingIdx()) {
+            packed->emitOpError()
+                << "has padding_idx, which the linalg lowering does not "
+                   "support; lower it with --convert-embbag-to-loops";
+            return WalkResult::interrupt();
+          }
           if (!isa<OffsetsOp, SegmentsOp>(op))
             return WalkResult::advance();
           op->emitOpError()

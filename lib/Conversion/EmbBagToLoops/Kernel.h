@@ -48,6 +48,9 @@ struct BagProblem {
   Value indices;      // tensor<num_indices x T_IND>
   Value weights;      // tensor<num_indices x T>, or null
   Value defaultIndex; // index, or null; -1 means none
+  // index, or null: the passes skip the indices equal to it (-1: none can
+  // be, after the checks). Null keeps the kernel exactly as without it.
+  Value paddingIdx;
   Value numBags;      // index
   BagRanges ranges;
   bool mean = false;

@@ -27,6 +27,8 @@ LogicalResult mlir::embbag::loops::normalizePacked(ImplicitLocOpBuilder &b,
   auto flatten = [&](Value v) { return flattenBags(b, v); };
   p.indices = flatten(op.getIndices());
   p.weights = op.getWeights() ? flatten(op.getWeights()) : Value();
+  if (Value padding = op.getPaddingIdx())
+    p.paddingIdx = toIndex(b, padding);
   p.numBags = dim(b, op.getIndices(), 0);
   Value perBag = dim(b, op.getIndices(), 1);
   p.ranges = [perBag](ImplicitLocOpBuilder &ib, Value bag) {
@@ -34,8 +36,10 @@ LogicalResult mlir::embbag::loops::normalizePacked(ImplicitLocOpBuilder &b,
     return std::make_pair(start,
                           arith::AddIOp::create(ib, start, perBag).getResult());
   };
-  if (checks)
+  if (checks) {
     checkIndices(b, p.op, p.table, p.indices, cst(b, 0), dim(b, p.indices, 0));
+    checkPaddingIdx(b, p.op, p.table, p.paddingIdx);
+  }
   return success();
 }
 
@@ -101,6 +105,8 @@ LogicalResult mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b,
   p.weights = op.getWeights();
   if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
     p.defaultIndex = toIndex(b, *d);
+  if (Value padding = op.getPaddingIdx())
+    p.paddingIdx = toIndex(b, padding);
   Value offsets = op.getOffsets();
   Value numIndices = dim(b, p.indices, 0);
   if (op.getIncludeLastOffset())
@@ -121,5 +127,6 @@ LogicalResult mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b,
   auto [first, last] = getReadRange(b, op, offsets, numIndices, p.numBags);
   checkIndices(b, p.op, p.table, p.indices, first, last);
   checkDefault(b, p.op, p.table, p.defaultIndex);
+  checkPaddingIdx(b, p.op, p.table, p.paddingIdx);
   return success();
 }

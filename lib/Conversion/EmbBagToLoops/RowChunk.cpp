@@ -7,6 +7,11 @@
 // mean or sqrtn divisor. `max` runs the same loop with a maximum instead of
 // the sum.
 //
+// With padding_idx the loop body is an scf.if on the index: an index equal
+// to it passes the accumulators through unread, and when the count matters
+// (mean, sqrtn, max, a default) the count of the indices taken is one more
+// iter_arg. Without padding_idx the loop is built exactly as before.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Kernel.h"
@@ -80,27 +85,60 @@ static Value accumulate(ImplicitLocOpBuilder &b, const KernelContext &k,
   return arith::AddIOp::create(b, acc, row);
 }
 
+/// Whether the passes count the indices they take (an iter_arg after the
+/// accumulators): with padding_idx the bag's size is not its count, and
+/// the mean, sqrtn, max's empty bag and the default need the count.
+static bool countsTaken(const KernelContext &k) {
+  return k.p.paddingIdx &&
+         (k.p.mean || k.p.sqrtn || k.p.max || k.p.defaultIndex);
+}
+
 /// The loop over the bag's indices, prefetching `prefetch` columns of the
-/// row ahead; returns the sums.
+/// row ahead; returns the sums (and with countsTaken the count).
 static SmallVector<Value> buildPass(ImplicitLocOpBuilder &b,
                                     const KernelContext &k, const BagRef &bag,
                                     const ChunkSpec &chunk,
                                     ArrayRef<Value> cols, ValueRange inits,
                                     ArrayRef<Value> prefetch) {
+  size_t numAccs = chunk.masks.size();
   auto indexLoop = scf::ForOp::create(
       b, bag.start, bag.end, cst(b, 1), inits,
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange accs) {
+      [&](OpBuilder &nested, Location loc, Value j, ValueRange iterArgs) {
         ImplicitLocOpBuilder lb(loc, nested);
         if (!prefetch.empty())
           prefetchAhead(lb, k, j, prefetch);
         Value rowIndex = extractIndex(lb, k.p.indices, j);
-        Value weight = k.p.weights ? readWeight(lb, k, j) : Value();
-        SmallVector<Value> next;
-        for (auto [u, acc] : llvm::enumerate(accs))
-          next.push_back(accumulate(
-              lb, k, acc, readRow(lb, k, rowIndex, cols[u], chunk.masks[u]),
-              weight));
-        scf::YieldOp::create(lb, next);
+        auto accumulateRow = [&](ImplicitLocOpBuilder &ab) {
+          Value weight = k.p.weights ? readWeight(ab, k, j) : Value();
+          SmallVector<Value> next;
+          for (auto [u, acc] : llvm::enumerate(iterArgs.take_front(numAccs)))
+            next.push_back(accumulate(
+                ab, k, acc, readRow(ab, k, rowIndex, cols[u], chunk.masks[u]),
+                weight));
+          return next;
+        };
+        if (!k.p.paddingIdx) {
+          scf::YieldOp::create(lb, accumulateRow(lb));
+          return;
+        }
+        // The padding index skips the row and its weight: a branch around
+        // the accumulation, the accumulators staying loop-carried values.
+        Value isPadding = arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                                rowIndex, k.p.paddingIdx);
+        auto skip = scf::IfOp::create(
+            lb, isPadding,
+            [&](OpBuilder &tb, Location tloc) {
+              scf::YieldOp::create(tb, tloc, iterArgs);
+            },
+            [&](OpBuilder &eb, Location eloc) {
+              ImplicitLocOpBuilder ab(eloc, eb);
+              SmallVector<Value> next = accumulateRow(ab);
+              if (iterArgs.size() > numAccs)
+                next.push_back(
+                    arith::AddIOp::create(ab, iterArgs.back(), cst(ab, 1)));
+              scf::YieldOp::create(ab, next);
+            });
+        scf::YieldOp::create(lb, skip.getResults());
       });
   // With a remainder, unrolling adds an epilogue loop that continues the
   // accumulation: the bag's sums are then its results.
@@ -156,13 +194,14 @@ static SmallVector<Value> buildPasses(ImplicitLocOpBuilder &b,
   return SmallVector<Value>(ifOp.getResults());
 }
 
-/// An empty bag takes the default row, unweighted, when one is given.
+/// An empty bag (of `count` indices taken) takes the default row,
+/// unweighted, when one is given.
 static SmallVector<Value>
-applyDefault(ImplicitLocOpBuilder &b, const KernelContext &k, const BagRef &bag,
+applyDefault(ImplicitLocOpBuilder &b, const KernelContext &k, Value count,
              const ChunkSpec &chunk, ArrayRef<Value> cols,
              SmallVector<Value> accs) {
   Value isEmpty =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, bag.count, cst(b, 0));
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, cst(b, 0));
   Value hasDefault = arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
                                            k.p.defaultIndex, cst(b, 0));
   auto ifOp = scf::IfOp::create(
@@ -192,11 +231,10 @@ static Value buildInit(ImplicitLocOpBuilder &b, const KernelContext &k) {
 /// An empty bag's max is still the identity (-inf): it becomes zeros, as in
 /// PyTorch; the default row, if any, replaces them afterwards.
 static SmallVector<Value> zeroEmptyMax(ImplicitLocOpBuilder &b,
-                                       const KernelContext &k,
-                                       const BagRef &bag,
+                                       const KernelContext &k, Value count,
                                        SmallVector<Value> accs) {
   Value isEmpty =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, bag.count, cst(b, 0));
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, cst(b, 0));
   Value zero = arith::ConstantOp::create(
       b, k.vecAccType,
       DenseElementsAttr::get(k.vecAccType, b.getZeroAttr(k.accType)));
@@ -206,15 +244,15 @@ static SmallVector<Value> zeroEmptyMax(ImplicitLocOpBuilder &b,
 }
 
 /// The norm of a bag's weights for sqrtn, in the float accumulator type:
-/// the sum of the squared weights, or without weights the count. A scalar
-/// loop per pass, outside the hot loop: it reads one weight per index, the
-/// hot loop a vector chunk of a row.
+/// the sum of the squared weights, or without weights the count (of the
+/// indices taken). A scalar loop per pass, outside the hot loop: it reads
+/// one weight per index, the hot loop a vector chunk of a row. With
+/// padding_idx the weights of padding indices are left out.
 static Value buildSumOfSquares(ImplicitLocOpBuilder &b, const KernelContext &k,
-                               const BagRef &bag) {
+                               const BagRef &bag, Value count) {
   if (!k.p.weights)
     return arith::UIToFPOp::create(
-        b, k.accType,
-        arith::IndexCastUIOp::create(b, b.getI64Type(), bag.count));
+        b, k.accType, arith::IndexCastUIOp::create(b, b.getI64Type(), count));
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(k.accType));
   auto loop = scf::ForOp::create(
       b, bag.start, bag.end, cst(b, 1), ValueRange{zero},
@@ -224,8 +262,15 @@ static Value buildSumOfSquares(ImplicitLocOpBuilder &b, const KernelContext &k,
             castToSignless(lb, tensor::ExtractOp::create(lb, k.p.weights, j));
         if (k.widensFloat)
           w = arith::ExtFOp::create(lb, k.accType, w);
-        scf::YieldOp::create(
-            lb, ValueRange{math::FmaOp::create(lb, w, w, sums.front())});
+        Value next = math::FmaOp::create(lb, w, w, sums.front());
+        if (k.p.paddingIdx)
+          next = arith::SelectOp::create(
+              lb,
+              arith::CmpIOp::create(lb, arith::CmpIPredicate::eq,
+                                    extractIndex(lb, k.p.indices, j),
+                                    k.p.paddingIdx),
+              sums.front(), next);
+        scf::YieldOp::create(lb, ValueRange{next});
       });
   return loop.getResult(0);
 }
@@ -239,18 +284,22 @@ Value mlir::embbag::loops::buildChunk(ImplicitLocOpBuilder &b,
                           : b.createOrFold<arith::AddIOp>(
                                 chunk.col, cst(b, u * k.shape.lanes)));
   SmallVector<Value> inits(chunk.masks.size(), buildInit(b, k));
+  if (countsTaken(k))
+    inits.push_back(cst(b, 0));
   SmallVector<Value> accs = buildPasses(b, k, bag, chunk, cols, inits);
+  // The bag's count: its size, or the indices the pass took.
+  Value count = countsTaken(k) ? accs.pop_back_val() : bag.count;
   if (k.p.max)
-    accs = zeroEmptyMax(b, k, bag, accs);
+    accs = zeroEmptyMax(b, k, count, accs);
   if (k.p.defaultIndex)
-    accs = applyDefault(b, k, bag, chunk, cols, accs);
+    accs = applyDefault(b, k, count, chunk, cols, accs);
   if (k.p.mean) {
-    Value divisor = countDivisor(b, bag.count);
+    Value divisor = countDivisor(b, count);
     for (Value &acc : accs)
       acc = divideByCount(b, acc, divisor, k.p.isUnsigned);
   }
   if (k.p.sqrtn) {
-    Value divisor = sqrtnDivisor(b, buildSumOfSquares(b, k, bag), bag.count);
+    Value divisor = sqrtnDivisor(b, buildSumOfSquares(b, k, bag, count), count);
     for (Value &acc : accs)
       acc = divideBy(b, acc, divisor);
   }

@@ -23,7 +23,7 @@ using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::loops;
 
 /// The runtime contract: num_segments >= 0, ids in [0, num_segments),
-/// indices and default in range.
+/// indices, default and padding_idx in range.
 static void checkSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
                           const BagProblem &p, Value numSegments) {
   Value numIndices = dim(b, op.getIndices(), 0);
@@ -43,6 +43,7 @@ static void checkSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
                 "segment id out of range [0, num_segments)");
   checkIndices(b, op, p.table, op.getIndices(), cst(b, 0), numIndices);
   checkDefault(b, op, p.table, p.defaultIndex);
+  checkPaddingIdx(b, op, p.table, p.paddingIdx);
 }
 
 /// counts[s + 1] = how many ids are s (counts[0] = 0), and whether the ids
@@ -137,6 +138,10 @@ LogicalResult mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b,
   Value ids = op.getSegmentIds();
   if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
     p.defaultIndex = toIndex(b, *d);
+  // Skipped in each segment's pass, like in a bag of the other ops: the
+  // histogram and the bucketing move padding indices like any other.
+  if (Value padding = op.getPaddingIdx())
+    p.paddingIdx = toIndex(b, padding);
   Value numSegments = toIndex(b, op.getMixedNumSegments());
   if (checks)
     checkSegments(b, op, p, numSegments);

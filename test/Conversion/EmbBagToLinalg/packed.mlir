@@ -56,3 +56,13 @@ func.func @segments(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>, %
       : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<?x2xf32>
   return %r : tensor<?x2xf32>
 }
+
+// -----
+
+// padding_idx is not lowered to linalg (the count of each bag would be a
+// reduction of its own): reported, the op left as it was.
+func.func @padding_idx(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %p: i32) -> tensor<3x2xf32> {
+  // expected-error @+1 {{'embbag.packed' op has padding_idx, which the linalg lowering does not support; lower it with --convert-embbag-to-loops}}
+  %r = embbag.packed sum %t[%i] padding_idx(%p) : (tensor<5x2xf32>, tensor<3x2xi32>, i32) -> tensor<3x2xf32>
+  return %r : tensor<3x2xf32>
+}

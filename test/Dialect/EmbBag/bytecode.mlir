@@ -1,32 +1,37 @@
-// Bytecode carries the embbag dialect version (3), so that a later embbag
+// Bytecode carries the embbag dialect version (4), so that a later embbag
 // can tell which form of the ops a file holds.
 //
-// The writer records version 3 (varint 3 = byte 07) for embbag:
+// The writer records version 4 (varint 4 = byte 09) for embbag:
 // RUN: embbag-opt %s --emit-bytecode -o %t.mlirbc
 // RUN: %python %S/Inputs/dialect_versions.py %t.mlirbc | FileCheck %s --check-prefix=WRITTEN
-// WRITTEN: embbag: version 07
+// WRITTEN: embbag: version 09
 //
 // What it wrote reads back:
 // RUN: embbag-opt %t.mlirbc | FileCheck %s
 //
-// A checked-in file of version 3 (this file, embbag-opt --emit-bytecode)
+// A checked-in file of version 4 (this file, embbag-opt --emit-bytecode)
 // loads:
-// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v3.mlirbc | FileCheck %s --check-prefix=WRITTEN
-// RUN: embbag-opt %S/Inputs/embbag-v3.mlirbc | FileCheck %s
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v4.mlirbc | FileCheck %s --check-prefix=WRITTEN
+// RUN: embbag-opt %S/Inputs/embbag-v4.mlirbc | FileCheck %s
 //
-// Versions 1 and 2 predate properties that changed the ops' encoding (the
-// static default/num_segments forms, then include_last_offset): they are
-// refused with a diagnostic instead of being decoded wrongly. (Unversioned
-// files, written before versioning, cannot be told apart and fail while
-// decoding their properties.)
+// Versions 1, 2 and 3 predate properties that changed the ops' encoding
+// (the static default/num_segments forms, include_last_offset, then the
+// operand segments of padding_idx): they are refused with a diagnostic
+// instead of being decoded wrongly. (Unversioned files, written before
+// versioning, cannot be told apart and fail while decoding their
+// properties.)
+// RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v3.mlirbc | FileCheck %s --check-prefix=V3
+// V3: embbag: version 07
+// RUN: not embbag-opt %S/Inputs/embbag-v3.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED3
+// REFUSED3: error: embbag dialect bytecode version 3 is not supported (this build reads versions 4 to 4)
 // RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v2.mlirbc | FileCheck %s --check-prefix=V2
 // V2: embbag: version 05
 // RUN: not embbag-opt %S/Inputs/embbag-v2.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED2
-// REFUSED2: error: embbag dialect bytecode version 2 is not supported (this build reads versions 3 to 3)
+// REFUSED2: error: embbag dialect bytecode version 2 is not supported (this build reads versions 4 to 4)
 // RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v1-old-properties.mlirbc | FileCheck %s --check-prefix=V1
 // V1: embbag: version 03
 // RUN: not embbag-opt %S/Inputs/embbag-v1-old-properties.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED1
-// REFUSED1: error: embbag dialect bytecode version 1 is not supported (this build reads versions 3 to 3)
+// REFUSED1: error: embbag dialect bytecode version 1 is not supported (this build reads versions 4 to 4)
 // RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/unversioned.mlirbc | FileCheck %s --check-prefix=OLD
 // OLD: embbag: unversioned
 // RUN: not embbag-opt %S/Inputs/unversioned.mlirbc 2>&1 | FileCheck %s --check-prefix=UNVERSIONED
@@ -37,7 +42,7 @@
 // RUN: %python %S/Inputs/dialect_versions.py %S/Inputs/embbag-v7-future.mlirbc | FileCheck %s --check-prefix=FUTURE
 // FUTURE: embbag: version 0f
 // RUN: not embbag-opt %S/Inputs/embbag-v7-future.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: error: embbag dialect bytecode version 7 is not supported (this build reads versions 3 to 3)
+// REFUSED: error: embbag dialect bytecode version 7 is not supported (this build reads versions 4 to 4)
 
 // CHECK-LABEL: func.func @bags(
 // CHECK:         embbag.packed sum %{{.*}}[%{{.*}}] weights(%{{.*}}) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
@@ -46,6 +51,10 @@
 // CHECK-LABEL: func.func @beyond(
 // CHECK:         embbag.offsets max %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> tensor<2x2xf32>
 // CHECK:         embbag.packed sqrtn %{{.*}}[%{{.*}}] weights(%{{.*}}) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+// CHECK-LABEL: func.func @padding(
+// CHECK:         embbag.packed sum %{{.*}}[%{{.*}}] padding_idx(%{{.*}}) weights(%{{.*}}) : (tensor<5x2xf32>, tensor<3x2xi32>, i32, tensor<3x2xf32>) -> tensor<3x2xf32>
+// CHECK:         embbag.offsets mean %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset default(1) padding_idx(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64) -> tensor<2x2xf32>
+// CHECK:         embbag.segments max %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(3) default(%{{.*}}) padding_idx(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64, i64) -> tensor<3x2xf32>
 func.func @bags(%table: tensor<5x2xf32>, %indices: tensor<3x2xi32>, %w: tensor<3x2xf32>, %i1: tensor<4xi64>, %off: tensor<3xi64>, %d: i64, %seg: tensor<4xi64>, %n: i64) -> (tensor<3x2xf32>, tensor<3x2xf32>, tensor<?x2xf32>) {
   %0 = embbag.packed sum %table[%indices] weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   %1 = embbag.offsets mean %table[%i1] offsets(%off) default(%d) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64) -> tensor<3x2xf32>
@@ -57,4 +66,11 @@ func.func @beyond(%table: tensor<5x2xf32>, %i: tensor<4xi64>, %off: tensor<3xi64
   %0 = embbag.offsets max %table[%i] offsets(%off) include_last_offset : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> tensor<2x2xf32>
   %1 = embbag.packed sqrtn %table[%indices] weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   return %0, %1 : tensor<2x2xf32>, tensor<3x2xf32>
+}
+
+func.func @padding(%table: tensor<5x2xf32>, %indices: tensor<3x2xi32>, %w: tensor<3x2xf32>, %p: i32, %i: tensor<4xi64>, %off: tensor<3xi64>, %p64: i64, %d: i64) -> (tensor<3x2xf32>, tensor<2x2xf32>, tensor<3x2xf32>) {
+  %0 = embbag.packed sum %table[%indices] padding_idx(%p) weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, i32, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %1 = embbag.offsets mean %table[%i] offsets(%off) include_last_offset default(1) padding_idx(%p64) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64) -> tensor<2x2xf32>
+  %2 = embbag.segments max %table[%i] segment_ids(%i) num_segments(3) default(%d) padding_idx(%p64) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64, i64) -> tensor<3x2xf32>
+  return %0, %1, %2 : tensor<3x2xf32>, tensor<2x2xf32>, tensor<3x2xf32>
 }

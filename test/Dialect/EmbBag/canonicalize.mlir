@@ -311,3 +311,99 @@ func.func @dead_op(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
   %0 = embbag.packed sum %t[%i] : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// padding_idx: -1 is dropped, any other value is kept by every pattern
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @padding_none(
+// CHECK-NOT:       padding_idx
+// CHECK:           embbag.packed sum %{{.*}}[%{{.*}}] : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+// CHECK-NOT:       padding_idx
+// CHECK:           embbag.offsets mean %{{.*}}[%{{.*}}] offsets(%{{.*}}) include_last_offset default(1) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> tensor<2x2xf32>
+// CHECK-NOT:       padding_idx
+// CHECK:           embbag.segments sum %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(%{{.*}}) weights(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64, tensor<4xf32>)
+// CHECK-NOT:       padding_idx
+// CHECK:           embbag.segments max %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(%{{.*}}) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64)
+// CHECK-NOT:       padding_idx
+func.func @padding_none(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %i1: tensor<4xi64>, %o: tensor<3xi64>, %s: tensor<4xi64>, %n: i64, %w: tensor<4xf32>) -> (tensor<3x2xf32>, tensor<2x2xf32>, tensor<?x2xf32>) {
+  %none32 = arith.constant -1 : i32
+  %none64 = arith.constant -1 : i64
+  %0 = embbag.packed sum %t[%i] padding_idx(%none32) : (tensor<5x2xf32>, tensor<3x2xi32>, i32) -> tensor<3x2xf32>
+  %1 = embbag.offsets mean %t[%i1] offsets(%o) include_last_offset default(1) padding_idx(%none64) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64) -> tensor<2x2xf32>
+  %2 = embbag.segments sum %t[%i1] segment_ids(%s) num_segments(%n) padding_idx(%none64) weights(%w) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64, i64, tensor<4xf32>) -> tensor<?x2xf32>
+  %3 = embbag.segments max %t[%i1] segment_ids(%s) num_segments(%n) padding_idx(%none64) : (tensor<5x2xf32>, tensor<4xi64>, tensor<4xi64>, i64, i64) -> tensor<?x2xf32>
+  %4 = arith.addf %2, %3 : tensor<?x2xf32>
+  return %0, %1, %4 : tensor<3x2xf32>, tensor<2x2xf32>, tensor<?x2xf32>
+}
+
+// -----
+
+// A constant padding_idx other than -1 stays (in the table, or breaking the
+// contract: the checked lowering stops on it).
+// CHECK-LABEL: func.func @padding_constants_kept(
+// CHECK-DAG:       %[[P:.*]] = arith.constant 2 : i32
+// CHECK-DAG:       %[[BAD:.*]] = arith.constant -2 : i32
+// CHECK:           embbag.packed sum %{{.*}}[%{{.*}}] padding_idx(%[[P]])
+// CHECK:           embbag.packed sum %{{.*}}[%{{.*}}] padding_idx(%[[BAD]])
+func.func @padding_constants_kept(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) -> (tensor<3x2xf32>, tensor<3x2xf32>) {
+  %p = arith.constant 2 : i32
+  %bad = arith.constant -2 : i32
+  %0 = embbag.packed sum %t[%i] padding_idx(%p) : (tensor<5x2xf32>, tensor<3x2xi32>, i32) -> tensor<3x2xf32>
+  %1 = embbag.packed sum %t[%i] padding_idx(%bad) : (tensor<5x2xf32>, tensor<3x2xi32>, i32) -> tensor<3x2xf32>
+  return %0, %1 : tensor<3x2xf32>, tensor<3x2xf32>
+}
+
+// -----
+
+// The other patterns keep padding_idx: the cast fold and the refined
+// result, all-ones weights dropped from a sum, default(-1) dropped.
+// CHECK-LABEL: func.func @padding_kept_by_patterns(
+// CHECK-SAME:      %[[T:[^:]*]]: tensor<5x2xf32>, %[[I:[^:]*]]: tensor<4xi32>, %[[O:[^:]*]]: tensor<3xi32>, %[[P:[^:]*]]: i32)
+// CHECK:           %[[R:.*]] = embbag.offsets sum %[[T]][%[[I]]] offsets(%[[O]]) padding_idx(%[[P]]) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
+// CHECK:           tensor.cast %[[R]] : tensor<3x2xf32> to tensor<?x?xf32>
+func.func @padding_kept_by_patterns(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>, %p: i32) -> tensor<?x?xf32> {
+  %tc = tensor.cast %t : tensor<5x2xf32> to tensor<?x?xf32>
+  %ones = arith.constant dense<1.0> : tensor<4xf32>
+  %none = arith.constant -1 : i32
+  %0 = embbag.offsets sum %tc[%i] offsets(%o) default(%none) padding_idx(%p) weights(%ones) : (tensor<?x?xf32>, tensor<4xi32>, tensor<3xi32>, i32, i32, tensor<4xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Offsets of one bag size become embbag.packed with the same padding_idx;
+// not with a default as well: a bag of only padding would take the default
+// row, which embbag.packed has not.
+// CHECK-LABEL: func.func @padding_uniform_offsets(
+// CHECK-SAME:      %[[T:[^:]*]]: tensor<5x2xf32>, %[[I:[^:]*]]: tensor<6xi32>, %[[P:[^:]*]]: i32)
+// CHECK:           %[[E:.*]] = tensor.expand_shape %[[I]]
+// CHECK:           embbag.packed mean %[[T]][%[[E]]] padding_idx(%[[P]]) : (tensor<5x2xf32>, tensor<3x2xi32>, i32) -> tensor<3x2xf32>
+// CHECK:           embbag.offsets mean %[[T]][%[[I]]] offsets(%{{.*}}) default(1) padding_idx(%[[P]])
+func.func @padding_uniform_offsets(%t: tensor<5x2xf32>, %i: tensor<6xi32>, %p: i32) -> (tensor<3x2xf32>, tensor<3x2xf32>) {
+  %o = arith.constant dense<[0, 2, 4]> : tensor<3xi32>
+  %0 = embbag.offsets mean %t[%i] offsets(%o) padding_idx(%p) : (tensor<5x2xf32>, tensor<6xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
+  %1 = embbag.offsets mean %t[%i] offsets(%o) default(1) padding_idx(%p) : (tensor<5x2xf32>, tensor<6xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
+  return %0, %1 : tensor<3x2xf32>, tensor<3x2xf32>
+}
+
+// -----
+
+// Zero bags: folded when the padding_idx check cannot fail (a constant in
+// [-1, num_emb)), kept for a dynamic one or one past the table.
+// CHECK-LABEL: func.func @padding_zero_bags(
+// CHECK:           tensor.empty() : tensor<0x2xf32>
+// CHECK:           embbag.packed sum {{.*}} padding_idx(%{{.*}}) : (tensor<5x2xf32>, tensor<0x4xi32>, i32)
+// CHECK:           embbag.segments sum {{.*}} padding_idx(%{{.*}}) : (tensor<5x2xf32>, tensor<0xi32>, tensor<0xi32>, i32)
+// CHECK:           embbag.packed sum {{.*}} padding_idx(%{{.*}}) : (tensor<?x2xf32>, tensor<0x4xi32>, i32)
+func.func @padding_zero_bags(%t: tensor<5x2xf32>, %td: tensor<?x2xf32>, %i: tensor<0x4xi32>, %i0: tensor<0xi32>, %p: i32) -> (tensor<0x2xf32>, tensor<0x2xf32>, tensor<0x2xf32>, tensor<0x2xf32>) {
+  %in = arith.constant 4 : i32
+  %past = arith.constant 5 : i32
+  %0 = embbag.packed sum %t[%i] padding_idx(%in) : (tensor<5x2xf32>, tensor<0x4xi32>, i32) -> tensor<0x2xf32>
+  %1 = embbag.packed sum %t[%i] padding_idx(%p) : (tensor<5x2xf32>, tensor<0x4xi32>, i32) -> tensor<0x2xf32>
+  %2 = embbag.segments sum %t[%i0] segment_ids(%i0) num_segments(0) padding_idx(%past) : (tensor<5x2xf32>, tensor<0xi32>, tensor<0xi32>, i32) -> tensor<0x2xf32>
+  %3 = embbag.packed sum %td[%i] padding_idx(%in) : (tensor<?x2xf32>, tensor<0x4xi32>, i32) -> tensor<0x2xf32>
+  return %0, %1, %2, %3 : tensor<0x2xf32>, tensor<0x2xf32>, tensor<0x2xf32>, tensor<0x2xf32>
+}

@@ -517,7 +517,7 @@ func.func @missing_segment_ids(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %n: i32) 
 
 func.func @generic_missing_reduction(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
   // expected-error @+1 {{'embbag.packed' op requires attribute 'reduction'}}
-  %0 = "embbag.packed"(%t, %i) : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+  %0 = "embbag.packed"(%t, %i) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
   return
 }
 
@@ -534,7 +534,7 @@ func.func @generic_unknown_reduction(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
 
 func.func @generic_segment_sizes(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>) {
   // expected-error @+1 {{'embbag.offsets' op operand count (3) does not match with the total size (4) specified in attribute 'operandSegmentSizes'}}
-  %0 = "embbag.offsets"(%t, %i, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, reduction = #embbag<reduction sum>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
+  %0 = "embbag.offsets"(%t, %i, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>, reduction = #embbag<reduction sum>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>) -> tensor<3x2xf32>
   return
 }
 
@@ -554,7 +554,7 @@ func.func @static_default_below_minus1(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %
 
 func.func @default_both_forms(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>, %d: i32) {
   // expected-error @+1 {{'embbag.offsets' op default index given both as a value and as a static attribute}}
-  %0 = "embbag.offsets"(%t, %i, %o, %d) <{reduction = #embbag<reduction sum>, static_default_index = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
+  %0 = "embbag.offsets"(%t, %i, %o, %d) <{reduction = #embbag<reduction sum>, static_default_index = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32) -> tensor<3x2xf32>
   return
 }
 
@@ -578,7 +578,7 @@ func.func @static_num_segments_result_batch(%t: tensor<5x2xf32>, %i: tensor<4xi3
 
 func.func @num_segments_missing(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
   // expected-error @+1 {{'embbag.segments' op num_segments must be given either as a value or as a static attribute, exactly once}}
-  %0 = "embbag.segments"(%t, %i, %s) <{reduction = #embbag<reduction sum>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<?x2xf32>
+  %0 = "embbag.segments"(%t, %i, %s) <{reduction = #embbag<reduction sum>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<?x2xf32>
   return
 }
 
@@ -586,7 +586,7 @@ func.func @num_segments_missing(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tens
 
 func.func @num_segments_both_forms(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>, %n: i32) {
   // expected-error @+1 {{'embbag.segments' op num_segments must be given either as a value or as a static attribute, exactly once}}
-  %0 = "embbag.segments"(%t, %i, %s, %n) <{reduction = #embbag<reduction sum>, static_num_segments = 3 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<3x2xf32>
+  %0 = "embbag.segments"(%t, %i, %s, %n) <{reduction = #embbag<reduction sum>, static_num_segments = 3 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<3x2xf32>
   return
 }
 
@@ -642,7 +642,7 @@ func.func @last_offset_no_offsets(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: te
 
 func.func @last_offset_batch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<4xi32>) {
   // expected-error @+1 {{'embbag.offsets' op result dimension 0 is 4 but the number of offsets - 1 (batch) is 3}}
-  %0 = "embbag.offsets"(%t, %i, %o) <{include_last_offset, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, reduction = #embbag<reduction sum>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4x2xf32>
+  %0 = "embbag.offsets"(%t, %i, %o) <{include_last_offset, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, reduction = #embbag<reduction sum>}> : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4x2xf32>
   return
 }
 
@@ -659,5 +659,76 @@ func.func @last_offset_custom_batch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: 
 func.func @last_offset_order(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<4xi32>) {
   // expected-error @+1 {{expected ':'}}
   %0 = embbag.offsets sum %t[%i] offsets(%o) default(1) include_last_offset : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// padding_idx
+//===----------------------------------------------------------------------===//
+
+func.func @packed_padding_type_mismatch(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %p: i64) {
+  // expected-error @+1 {{'embbag.packed' op padding_idx has type 'i64' but the indices have element type 'i32'; every index-like operand must have the same type (i32 or i64)}}
+  %0 = embbag.packed sum %t[%i] padding_idx(%p) : (tensor<5x2xf32>, tensor<3x2xi32>, i64) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_padding_type_mismatch(%t: tensor<5x2xf32>, %i: tensor<4xi64>, %o: tensor<3xi64>, %p: i32) {
+  // expected-error @+1 {{'embbag.offsets' op padding_idx has type 'i32' but the indices have element type 'i64'}}
+  %0 = embbag.offsets mean %t[%i] offsets(%o) padding_idx(%p) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @segments_padding_type_mismatch(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>, %p: i64) {
+  // expected-error @+1 {{'embbag.segments' op padding_idx has type 'i64' but the indices have element type 'i32'}}
+  %0 = embbag.segments max %t[%i] segment_ids(%s) num_segments(3) padding_idx(%p) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i64) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @padding_f32(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %p: f32) {
+  // expected-error @+1 {{'embbag.packed' op operand #2 must be i32 or i64, but got 'f32'}}
+  %0 = embbag.packed sum %t[%i] padding_idx(%p) : (tensor<5x2xf32>, tensor<3x2xi32>, f32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @padding_static(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
+  // padding_idx is an SSA operand only (a constant -1 is dropped by
+  // canonicalization, any other stays an operand).
+  // expected-error @+1 {{expected ')'}}
+  %0 = embbag.packed sum %t[%i] padding_idx(2) : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @padding_after_weights(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>, %p: i32, %w: tensor<4xf32>) {
+  // expected-error @+1 {{expected ':'}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) weights(%w) padding_idx(%p) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, tensor<4xf32>, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @padding_before_default(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %o: tensor<3xi32>, %p: i32, %d: i32) {
+  // expected-error @+1 {{expected ':'}}
+  %0 = embbag.offsets sum %t[%i] offsets(%o) padding_idx(%p) default(%d) : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+func.func @padding_weights_types_swapped(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %p: i32, %w: tensor<3x2xf32>) {
+  // expected-error @+1 {{use of value '%p' expects different type than prior uses: 'tensor<3x2xf32>' vs 'i32'}}
+  %0 = embbag.packed sum %t[%i] padding_idx(%p) weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>, i32) -> tensor<3x2xf32>
   return
 }

@@ -78,3 +78,62 @@ func.func @last_offset_columns(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %o: tenso
   %rs = shard.shard %r to %s : tensor<2x4xf32>
   return %rs : tensor<2x4xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// padding_idx is refused by every split: a row split would have to count
+// the skipped indices across ranks. Column split of embbag.packed:
+func.func @padding_columns(%t: tensor<4x4xf32>, %i: tensor<3x2xi32>, %p: i32) -> tensor<3x4xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %r0 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %t0 = shard.shard %t to %s : tensor<4x4xf32>
+  %t1 = shard.shard %t0 to %s annotate_for_users : tensor<4x4xf32>
+  %i0 = shard.shard %i to %r0 : tensor<3x2xi32>
+  %i1 = shard.shard %i0 to %r0 annotate_for_users : tensor<3x2xi32>
+  // expected-error @+1 {{'embbag.packed' op sharding does not support padding_idx}}
+  %r = embbag.packed sum %t1[%i1] padding_idx(%p) : (tensor<4x4xf32>, tensor<3x2xi32>, i32) -> tensor<3x4xf32>
+  %rs = shard.shard %r to %s : tensor<3x4xf32>
+  return %rs : tensor<3x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Row split of embbag.segments:
+func.func @padding_rows(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %sid: tensor<5xi32>, %p: i32) -> tensor<3x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %r0 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %t0 = shard.shard %t to %s : tensor<4x4xf32>
+  %t1 = shard.shard %t0 to %s annotate_for_users : tensor<4x4xf32>
+  %i0 = shard.shard %i to %r0 : tensor<5xi32>
+  %i1 = shard.shard %i0 to %r0 annotate_for_users : tensor<5xi32>
+  %d0 = shard.shard %sid to %r0 : tensor<5xi32>
+  %d1 = shard.shard %d0 to %r0 annotate_for_users : tensor<5xi32>
+  // expected-error @+1 {{'embbag.segments' op sharding does not support padding_idx}}
+  %r = embbag.segments mean %t1[%i1] segment_ids(%d1) num_segments(3) padding_idx(%p) : (tensor<4x4xf32>, tensor<5xi32>, tensor<5xi32>, i32) -> tensor<3x4xf32>
+  %rs = shard.shard %r to %r0 : tensor<3x4xf32>
+  return %rs : tensor<3x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Bag split of embbag.offsets:
+func.func @padding_bags(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %o: tensor<4xi32>, %p: i32) -> tensor<4x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %r0 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %t0 = shard.shard %t to %r0 : tensor<4x4xf32>
+  %t1 = shard.shard %t0 to %r0 annotate_for_users : tensor<4x4xf32>
+  %i0 = shard.shard %i to %r0 : tensor<5xi32>
+  %i1 = shard.shard %i0 to %r0 annotate_for_users : tensor<5xi32>
+  %o0 = shard.shard %o to %r0 : tensor<4xi32>
+  %o1 = shard.shard %o0 to %r0 annotate_for_users : tensor<4xi32>
+  // expected-error @+1 {{'embbag.offsets' op sharding does not support padding_idx}}
+  %r = embbag.offsets sum %t1[%i1] offsets(%o1) padding_idx(%p) : (tensor<4x4xf32>, tensor<5xi32>, tensor<4xi32>, i32) -> tensor<4x4xf32>
+  %rs = shard.shard %r to %s : tensor<4x4xf32>
+  return %rs : tensor<4x4xf32>
+}

@@ -151,3 +151,39 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// padding_idx is a row number, like the default: every tile keeps it, for
+// bag tiles (packed, offsets, segments) and column tiles alike.
+// CHECK-LABEL: func.func @padding_idx_tiles(
+// CHECK-SAME: %[[T:[^:]*]]: tensor<7x8xf32>, %[[I:[^:]*]]: tensor<10x3xi32>, %[[I1:[^:]*]]: tensor<?xi32>, %[[O:[^:]*]]: tensor<?xi32>, %[[S:[^:]*]]: tensor<?xi32>, %[[P:[^:]*]]: i32)
+// CHECK:      scf.for
+// CHECK:        embbag.packed mean %[[T]][%{{.*}}] padding_idx(%[[P]]) : (tensor<7x8xf32>, tensor<?x3xi32>, i32) -> tensor<?x8xf32>
+// CHECK:      scf.for
+// CHECK:        embbag.offsets max %[[T]][%{{.*}}] offsets(%{{.*}}) default(2) padding_idx(%[[P]]) : (tensor<7x8xf32>, tensor<?xi32>, tensor<?xi32>, i32) -> tensor<?x8xf32>
+// CHECK:      scf.for
+// CHECK:        embbag.segments sum %[[T]][%[[I1]]] segment_ids(%{{.*}}) num_segments(%{{.*}}) padding_idx(%[[P]]) : (tensor<7x8xf32>, tensor<?xi32>, tensor<?xi32>, i32, i32) -> tensor<?x8xf32>
+// CHECK:      scf.for
+// CHECK:        %[[TC:.*]] = tensor.extract_slice %[[T]][0, %{{.*}}] [7, 4] [1, 1]
+// CHECK:        embbag.packed mean %[[TC]][%[[I]]] padding_idx(%[[P]]) : (tensor<7x4xf32>, tensor<10x3xi32>, i32) -> tensor<10x4xf32>
+func.func @padding_idx_tiles(%t: tensor<7x8xf32>, %i: tensor<10x3xi32>, %i1: tensor<?xi32>, %o: tensor<?xi32>, %s: tensor<?xi32>, %p: i32) -> (tensor<10x8xf32>, tensor<?x8xf32>, tensor<9x8xf32>, tensor<10x8xf32>) {
+  %0 = embbag.packed mean %t[%i] padding_idx(%p) {tile = "bags"} : (tensor<7x8xf32>, tensor<10x3xi32>, i32) -> tensor<10x8xf32>
+  %1 = embbag.offsets max %t[%i1] offsets(%o) default(2) padding_idx(%p) : (tensor<7x8xf32>, tensor<?xi32>, tensor<?xi32>, i32) -> tensor<?x8xf32>
+  %2 = embbag.segments sum %t[%i1] segment_ids(%s) num_segments(9) padding_idx(%p) : (tensor<7x8xf32>, tensor<?xi32>, tensor<?xi32>, i32) -> tensor<9x8xf32>
+  %3 = embbag.packed mean %t[%i] padding_idx(%p) {tile = "columns"} : (tensor<7x8xf32>, tensor<10x3xi32>, i32) -> tensor<10x8xf32>
+  return %0, %1, %2, %3 : tensor<10x8xf32>, tensor<?x8xf32>, tensor<9x8xf32>, tensor<10x8xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %packed = transform.structured.match ops{["embbag.packed"]} attributes {tile = "bags"} in %root : (!transform.any_op) -> !transform.any_op
+    %t0, %l0 = transform.structured.tile_using_for %packed tile_sizes [4, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %offsets = transform.structured.match ops{["embbag.offsets"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t1, %l1 = transform.structured.tile_using_for %offsets tile_sizes [4, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %segments = transform.structured.match ops{["embbag.segments"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t2, %l2 = transform.structured.tile_using_for %segments tile_sizes [4, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %columns = transform.structured.match ops{["embbag.packed"]} attributes {tile = "columns"} in %root : (!transform.any_op) -> !transform.any_op
+    %t3, %l3 = transform.structured.tile_using_for %columns tile_sizes [0, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -501,3 +501,63 @@ func.func @static_num_segments_ids(%t: tensor<5x2xf32>, %i: tensor<2xi32>) {
   %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(3) : (tensor<5x2xf32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3x2xf32>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// padding_idx
+//===----------------------------------------------------------------------===//
+
+func.func @packed_padding_below_minus1(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
+  %p = arith.constant -2 : i32
+  // expected-error @+1 {{'embbag.packed' op padding_idx must be >= -1 (-1 means none), but got -2}}
+  %0 = embbag.packed sum %t[%i] padding_idx(%p) : (tensor<5x2xf32>, tensor<3x2xi32>, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_padding_num_emb(%t: tensor<5x2xf32>, %i: tensor<4xi64>, %o: tensor<3xi64>) {
+  %p = arith.constant 5 : i64
+  // expected-error @+1 {{'embbag.offsets' op padding_idx 5 is out of range for a table of 5 rows}}
+  %0 = embbag.offsets mean %t[%i] offsets(%o) padding_idx(%p) : (tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>, i64) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @segments_padding_num_emb(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>) {
+  %p = arith.constant 9 : i32
+  // expected-error @+1 {{'embbag.segments' op padding_idx 9 is out of range for a table of 5 rows}}
+  %0 = embbag.segments max %t[%i] segment_ids(%s) num_segments(3) padding_idx(%p) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @segments_padding_below_minus1(%t: tensor<?x2xf32>, %i: tensor<4xi64>, %s: tensor<4xi64>) {
+  %p = arith.constant -3 : i64
+  // expected-error @+1 {{'embbag.segments' op padding_idx must be >= -1 (-1 means none), but got -3}}
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(3) padding_idx(%p) : (tensor<?x2xf32>, tensor<4xi64>, tensor<4xi64>, i64) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// Accepted: -1 (none), the last row, an unknown num_emb for a large one, and
+// indices equal to padding_idx (in the table, since padding_idx is).
+// CHECK-LABEL: func.func @padding_accepted(
+// CHECK:         embbag.packed mean {{.*}} padding_idx(
+// CHECK:         embbag.segments sum {{.*}} padding_idx(
+// CHECK:         embbag.segments sum {{.*}} padding_idx(
+func.func @padding_accepted(%t: tensor<5x2xf32>, %td: tensor<?x2xf32>, %s: tensor<4xi32>) -> (tensor<2x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>) {
+  %none = arith.constant -1 : i32
+  %last = arith.constant 4 : i32
+  %large = arith.constant 1000 : i32
+  %i = arith.constant dense<[[4, 4], [0, 4]]> : tensor<2x2xi32>
+  %i1 = arith.constant dense<[0, 4, 4, 1]> : tensor<4xi32>
+  %0 = embbag.packed mean %t[%i] padding_idx(%last) : (tensor<5x2xf32>, tensor<2x2xi32>, i32) -> tensor<2x2xf32>
+  %1 = embbag.segments sum %t[%i1] segment_ids(%s) num_segments(3) padding_idx(%none) : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<3x2xf32>
+  %2 = embbag.segments sum %td[%i1] segment_ids(%s) num_segments(3) padding_idx(%large) : (tensor<?x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<3x2xf32>
+  return %0, %1, %2 : tensor<2x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>
+}

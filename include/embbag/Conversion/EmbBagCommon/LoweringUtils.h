@@ -70,6 +70,11 @@ void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
 void checkDefault(ImplicitLocOpBuilder &b, Operation *op, Value table,
                   Value defaultIndex);
 
+/// Checks that `paddingIdx` (an index, or null for none) is -1 or lies in
+/// [0, num_emb), whether or not an index equals it.
+void checkPaddingIdx(ImplicitLocOpBuilder &b, Operation *op, Value table,
+                     Value paddingIdx);
+
 /// Flattens the table's row dimensions: [num_emb, d1, ..., dk] becomes
 /// [num_emb, d1 * ... * dk] (a rank-1 table gets a row of one element).
 Value flattenTable(ImplicitLocOpBuilder &b, Value table);

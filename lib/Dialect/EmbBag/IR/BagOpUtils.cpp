@@ -14,8 +14,10 @@ using namespace mlir::embbag::bagops;
 BagOperands bagops::getBagOperands(Operation *op) {
   return TypeSwitch<Operation *, BagOperands>(op)
       .Case([](PackedOp o) {
-        return BagOperands{o.getTable(), o.getIndices(), {}, {},
-                           {},           o.getWeights()};
+        BagOperands operands{o.getTable(), o.getIndices(), {}, {},
+                             {},           o.getWeights()};
+        operands.paddingIdx = o.getPaddingIdx();
+        return operands;
       })
       .Case([](OffsetsOp o) {
         return BagOperands{o.getTable(),
@@ -26,7 +28,8 @@ BagOperands bagops::getBagOperands(Operation *op) {
                            o.getWeights(),
                            {},
                            o.getStaticDefaultIndexAttr(),
-                           o.getIncludeLastOffset()};
+                           o.getIncludeLastOffset(),
+                           o.getPaddingIdx()};
       })
       .Case([](SegmentsOp o) {
         return BagOperands{o.getTable(),
@@ -36,7 +39,9 @@ BagOperands bagops::getBagOperands(Operation *op) {
                            o.getDefaultIndex(),
                            o.getWeights(),
                            o.getStaticNumSegmentsAttr(),
-                           o.getStaticDefaultIndexAttr()};
+                           o.getStaticDefaultIndexAttr(),
+                           /*includeLastOffset=*/false,
+                           o.getPaddingIdx()};
       });
 }
 
@@ -44,7 +49,8 @@ BagOperands bagops::mapBagOperands(const BagOperands &o, IRMapping &map) {
   auto get = [&](Value v) { return v ? map.lookupOrDefault(v) : v; };
   return {get(o.table),        get(o.indices),      get(o.bags),
           get(o.numSegments),  get(o.defaultIndex), get(o.weights),
-          o.staticNumSegments, o.staticDefault,     o.includeLastOffset};
+          o.staticNumSegments, o.staticDefault,     o.includeLastOffset,
+          get(o.paddingIdx)};
 }
 
 void bagops::materializeStatics(OpBuilder &b, Location loc, BagOperands &o) {
@@ -65,17 +71,18 @@ Value bagops::createBagOp(OpBuilder &b, Location loc, Operation *like,
   return TypeSwitch<Operation *, Value>(like)
       .Case([&](PackedOp) {
         return PackedOp::create(b, loc, reduction, o.table, o.indices,
-                                o.weights);
+                                o.paddingIdx, o.weights);
       })
       .Case([&](OffsetsOp) {
         return OffsetsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
                                  o.includeLastOffset, o.defaultIndex,
-                                 o.staticDefault, o.weights);
+                                 o.staticDefault, o.paddingIdx, o.weights);
       })
       .Case([&](SegmentsOp) {
         return SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
                                   o.numSegments, o.staticNumSegments,
-                                  o.defaultIndex, o.staticDefault, o.weights);
+                                  o.defaultIndex, o.staticDefault, o.paddingIdx,
+                                  o.weights);
       });
 }
 

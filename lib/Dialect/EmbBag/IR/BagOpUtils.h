@@ -25,6 +25,9 @@ struct BagOperands {
   IntegerAttr staticNumSegments, staticDefault;
   // embbag.offsets: the last offset closes the last bag.
   bool includeLastOffset = false;
+  // The index skipped in every bag (a row number, like `default`: parts of
+  // the op that keep whole rows keep it unchanged).
+  Value paddingIdx;
 };
 
 BagOperands getBagOperands(Operation *op);

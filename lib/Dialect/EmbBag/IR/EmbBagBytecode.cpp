@@ -14,6 +14,11 @@
 //           changed, so files of version 1 or none are not readable (their
 //           properties are decoded positionally); version 1 is refused with
 //           a diagnostic, an unversioned file fails in property decoding
+//   3       the `max` and `sqrtn` reductions, include_last_offset (a new
+//           property of embbag.offsets): versions 1 and 2 are refused
+//   4       the optional operand padding_idx: the operand segment sizes of
+//           embbag.offsets and embbag.segments have one more entry, and
+//           embbag.packed has segment sizes now, so version 3 is refused
 //   (docs/EmbBag/EmbBagOps.md documents the ops)
 //
 //===----------------------------------------------------------------------===//

@@ -80,6 +80,16 @@ bool isStaticDefaultInTable(IntegerAttr d, RankedTensorType tableType) {
          d.getInt() < numEmb;
 }
 
+/// Whether the runtime check of `op`'s padding_idx cannot fail: absent, or
+/// a constant in [-1, num_emb) of a table whose num_emb is static.
+template <typename OpTy> bool isPaddingCheckDroppable(OpTy op) {
+  if (!op.getPaddingIdx())
+    return true;
+  std::optional<int64_t> p = getConstantScalar(op.getPaddingIdx());
+  int64_t numEmb = op.getTableType().getDimSize(0);
+  return p && *p >= -1 && !ShapedType::isDynamic(numEmb) && *p < numEmb;
+}
+
 //===----------------------------------------------------------------------===//
 // Patterns shared by the three ops
 //===----------------------------------------------------------------------===//
@@ -144,7 +154,8 @@ struct RefineResultType : public OpRewritePattern<OpTy> {
   }
 };
 
-/// Drops weights that are all one from a sum: w * x == x.
+/// Drops weights that are all one from a sum: w * x == x. With padding_idx
+/// too: the skipped indices' weights are not read either way.
 template <typename OpTy>
 struct DropAllOnesWeights : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
@@ -160,8 +171,8 @@ struct DropAllOnesWeights : public OpRewritePattern<OpTy> {
 
 /// An op of zero bags computes an empty tensor. Only done when no runtime
 /// check of the op could fail: with no bags no index is read, but a given
-/// default is checked whether or not it is used, and segment ids must lie in
-/// [0, 0), so segments need no indices at all.
+/// default or padding_idx is checked whether or not it is used, and segment
+/// ids must lie in [0, 0), so segments need no indices at all.
 template <typename OpTy>
 struct FoldZeroBags : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
@@ -169,7 +180,8 @@ struct FoldZeroBags : public OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     RankedTensorType resultType = op.getResultType();
-    if (resultType.getDimSize(0) != 0 || !canDropChecks(op))
+    if (resultType.getDimSize(0) != 0 || !canDropChecks(op) ||
+        !isPaddingCheckDroppable(op))
       return failure();
     SmallVector<Value> dynamicSizes;
     for (int64_t dim = 1, e = resultType.getRank(); dim < e; ++dim)
@@ -253,6 +265,24 @@ struct FoldConstantNumSegments : public OpRewritePattern<SegmentsOp> {
   }
 };
 
+/// `padding_idx(-1)` skips nothing: drop it (the -1 passes the runtime
+/// check). Any other constant stays an operand: one below -1 or past the
+/// table breaks the contract (--embbag-verify-constants reports it, the
+/// checked lowering stops on it), one in the table is what the op skips.
+template <typename OpTy>
+struct DropNoPaddingIdx : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> value = getConstantScalar(op.getPaddingIdx());
+    if (!value || *value != -1)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getPaddingIdxMutable().clear(); });
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // embbag.offsets with bags of one size is embbag.packed
 //===----------------------------------------------------------------------===//
@@ -285,7 +315,10 @@ std::optional<int64_t> getUniformBagSize(Value offsets, int64_t numIndices,
 /// bags of one size k >= 1 into `embbag.packed` over the indices viewed as
 /// [batch, k]. No bag is empty, so the default is never used; it is dropped
 /// only when its runtime check cannot fail (absent, or static and in the
-/// table).
+/// table). padding_idx carries over to the packed op (which skips the same
+/// indices and checks it the same way), but then a bag of only padding is
+/// empty and would take the default row, which embbag.packed has not: with
+/// both, the rewrite is not done.
 struct OffsetsToPacked : public OpRewritePattern<OffsetsOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -296,8 +329,9 @@ struct OffsetsToPacked : public OpRewritePattern<OffsetsOp> {
     if (op.getIncludeLastOffset())
       return failure();
     if (op.getMixedDefaultIndex() &&
-        !isStaticDefaultInTable(op.getStaticDefaultIndexAttr(),
-                                op.getTableType()))
+        (op.getPaddingIdx() ||
+         !isStaticDefaultInTable(op.getStaticDefaultIndexAttr(),
+                                 op.getTableType())))
       return failure();
     int64_t start = 0;
     std::optional<int64_t> bagSize = getUniformBagSize(
@@ -327,7 +361,7 @@ struct OffsetsToPacked : public OpRewritePattern<OffsetsOp> {
     Value weights = toBags(op.getWeights());
     rewriter.replaceOpWithNewOp<PackedOp>(op, op.getResultType(),
                                           op.getReductionAttr(), op.getTable(),
-                                          indices, weights);
+                                          indices, op.getPaddingIdx(), weights);
     return success();
   }
 };
@@ -341,20 +375,22 @@ struct OffsetsToPacked : public OpRewritePattern<OffsetsOp> {
 void PackedOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
   results.add<FoldTensorCastProducer<PackedOp>, RefineResultType<PackedOp>,
-              DropAllOnesWeights<PackedOp>, FoldZeroBags<PackedOp>>(context);
+              DropAllOnesWeights<PackedOp>, FoldZeroBags<PackedOp>,
+              DropNoPaddingIdx<PackedOp>>(context);
 }
 
 void OffsetsOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
   results.add<FoldTensorCastProducer<OffsetsOp>, RefineResultType<OffsetsOp>,
               DropAllOnesWeights<OffsetsOp>, FoldZeroBags<OffsetsOp>,
-              FoldConstantDefault<OffsetsOp>, OffsetsToPacked>(context);
+              FoldConstantDefault<OffsetsOp>, DropNoPaddingIdx<OffsetsOp>,
+              OffsetsToPacked>(context);
 }
 
 void SegmentsOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                              MLIRContext *context) {
   results.add<FoldTensorCastProducer<SegmentsOp>, RefineResultType<SegmentsOp>,
               DropAllOnesWeights<SegmentsOp>, FoldZeroBags<SegmentsOp>,
-              FoldConstantDefault<SegmentsOp>, FoldConstantNumSegments>(
-      context);
+              FoldConstantDefault<SegmentsOp>, DropNoPaddingIdx<SegmentsOp>,
+              FoldConstantNumSegments>(context);
 }

@@ -315,7 +315,9 @@ bool PackedOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 
 LogicalResult PackedOp::verify() {
   if (failed(verifyRank(*this, getIndices(), "indices", 2,
-                        "[batch, indices_per_bag]")))
+                        "[batch, indices_per_bag]")) ||
+      failed(verifyIndexType(*this, getPaddingIdx(), "padding_idx",
+                             getIndexElementType())))
     return failure();
   return verifyBagOpCommon(
       *this, getReduction(), getTableType(), getIndices(), getWeights(),
@@ -363,7 +365,9 @@ LogicalResult OffsetsOp::verify() {
     return failure();
   if (failed(verifyDefaultIndex(*this, getDefaultIndex(),
                                 getStaticDefaultIndexAttr(),
-                                getIndexElementType())))
+                                getIndexElementType())) ||
+      failed(verifyIndexType(*this, getPaddingIdx(), "padding_idx",
+                             getIndexElementType())))
     return failure();
   auto offsetsType = cast<RankedTensorType>(getOffsets().getType());
   int64_t numOffsets = offsetsType.getDimSize(0);
@@ -434,7 +438,9 @@ LogicalResult SegmentsOp::verify() {
                              getIndexElementType())) ||
       failed(verifyDefaultIndex(*this, getDefaultIndex(),
                                 getStaticDefaultIndexAttr(),
-                                getIndexElementType())))
+                                getIndexElementType())) ||
+      failed(verifyIndexType(*this, getPaddingIdx(), "padding_idx",
+                             getIndexElementType())))
     return failure();
   int64_t numIndices = getIndicesType().getDimSize(0);
   int64_t numIds =

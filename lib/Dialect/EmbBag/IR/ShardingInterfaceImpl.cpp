@@ -14,6 +14,7 @@
 //             bags.
 // The index-like operands stay replicated, except the indices and weights of
 // embbag.packed for bag splits (split on dim 0 like the result).
+// include_last_offset and padding_idx are refused by every split.
 //
 //===----------------------------------------------------------------------===//
 
@@ -604,6 +605,10 @@ struct BagShardingModel
     if (auto offsets = dyn_cast<OffsetsOp>(op);
         offsets && offsets.getIncludeLastOffset())
       return op->emitOpError("sharding does not support include_last_offset");
+    // A row split would have to count the skipped indices across shards
+    // for `mean` (and tell an empty bag from a bag of padding); not taught.
+    if (getBagOperands(op).paddingIdx)
+      return op->emitOpError("sharding does not support padding_idx");
     Sharding table = operandShardings[0], result = resultShardings[0];
     FailureOr<Split> split = classify(op, table, result);
     if (failed(split) ||

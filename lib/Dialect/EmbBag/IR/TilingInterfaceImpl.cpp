@@ -7,8 +7,8 @@
 //
 // all parallel (the gathered rows are not a loop: a bag's rows are only
 // known at run time). A tile is the same op on a part of the data:
-//   columns  the table's columns (its rows stay whole: indices and `default`
-//            are row numbers, unchanged);
+//   columns  the table's columns (its rows stay whole: indices, `default`
+//            and `padding_idx` are row numbers, unchanged);
 //   bags     packed:   the tile's rows of indices and weights;
 //            offsets:  the tile's offsets, rebased to the tile's first
 //                      offset, and the indices (weights) from it to the next
@@ -17,6 +17,7 @@
 //                      tile's last bag;
 //            segments: the tile's segments, plus one extra segment for the
 //                      other ids, dropped; invalid ids stay invalid.
+// Every tile keeps `padding_idx` as it is (BagOperands carries it).
 // A contract violation of the whole op stays one of some tile, so the
 // checked lowering still stops the program (docs/EmbBag/Bufferization.md).
 //

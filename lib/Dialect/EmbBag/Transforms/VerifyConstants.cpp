@@ -105,12 +105,36 @@ LogicalResult checkDefault(OpTy op, bool asWarning) {
   return success();
 }
 
+/// Reports a constant padding_idx that is neither -1 nor a row of the
+/// table. (An index equal to a valid padding_idx is in the table, so the
+/// index checks need not know it.)
+template <typename OpTy>
+LogicalResult checkPaddingIdx(OpTy op, bool asWarning) {
+  Value padding = op.getPaddingIdx();
+  std::optional<int64_t> p =
+      padding ? getConstantIntValue(padding) : std::nullopt;
+  if (!p)
+    return success();
+  if (*p < -1)
+    return report(op, asWarning)
+           << "padding_idx must be >= -1 (-1 means none), but got " << *p;
+  int64_t numEmb = op.getTableType().getDimSize(0);
+  if (!ShapedType::isDynamic(numEmb) && *p >= numEmb)
+    return report(op, asWarning)
+           << "padding_idx " << *p << " is out of range for a table of "
+           << numEmb << " rows";
+  return success();
+}
+
 LogicalResult checkOp(PackedOp op, bool asWarning) {
+  if (failed(checkPaddingIdx(op, asWarning)))
+    return failure();
   return checkIndices(op, asWarning, op.getIndices(), op.getTableType());
 }
 
 LogicalResult checkOp(OffsetsOp op, bool asWarning) {
-  if (failed(checkDefault(op, asWarning)))
+  if (failed(checkDefault(op, asWarning)) ||
+      failed(checkPaddingIdx(op, asWarning)))
     return failure();
   std::optional<SmallVector<int64_t>> offsets =
       getConstantValues(op.getOffsets());
@@ -144,6 +168,7 @@ LogicalResult checkOp(OffsetsOp op, bool asWarning) {
 
 LogicalResult checkOp(SegmentsOp op, bool asWarning) {
   if (failed(checkDefault(op, asWarning)) ||
+      failed(checkPaddingIdx(op, asWarning)) ||
       failed(checkIndices(op, asWarning, op.getIndices(), op.getTableType())))
     return failure();
   int64_t numSegments = op.getResultType().getDimSize(0);

@@ -12,14 +12,17 @@ class EmbBagDialect;
 /// op's form or meaning changes, and teach the reader the old form.
 /// Version 3: the `max` and `sqrtn` reductions and `include_last_offset`,
 /// a new property of embbag.offsets.
-constexpr uint64_t kEmbBagBytecodeVersion = 3;
+/// Version 4: the optional operand `padding_idx` of the three ops, which
+/// lengthens the operand segment sizes of embbag.offsets and
+/// embbag.segments and gives embbag.packed segment sizes of its own.
+constexpr uint64_t kEmbBagBytecodeVersion = 4;
 
 /// The oldest version this build reads. The bytecode stores an op's
 /// properties by position, and each of versions 2 (the static
-/// default/num_segments forms) and 3 (include_last_offset) added one:
-/// reading older files needs version-aware property readers in the ops'
-/// ODS.
-constexpr uint64_t kEmbBagBytecodeMinVersion = 3;
+/// default/num_segments forms), 3 (include_last_offset) and 4 (the operand
+/// segments of padding_idx) changed them: reading older files needs
+/// version-aware property readers in the ops' ODS.
+constexpr uint64_t kEmbBagBytecodeMinVersion = 4;
 
 /// Attaches the bytecode interface (dialect version) to the dialect.
 void addEmbBagBytecodeInterface(EmbBagDialect *dialect);

@@ -96,7 +96,7 @@ class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
 // PackedOp
 //===----------------------------------------------------------------------===//
 
-def EmbBag_PackedOp : EmbBag_BagOp<"packed"> {
+def EmbBag_PackedOp : EmbBag_BagOp<"packed", [AttrSizedOperandSegments]> {
   let summary = "embedding bags of a fixed size (EmbeddingBagPacked-15)";
   let description = [{
     Reduces, for each row `b` of the 2-D `indices` tensor of shape
@@ -130,6 +130,14 @@ def EmbBag_PackedOp : EmbBag_BagOp<"packed"> {
     - Every index must lie in `[0, num_emb)`; the lowering checks it by
       default.
 
+    With `padding_idx(%p)` (PyTorch's `padding_idx`; `%p` of the indices'
+    element type), the indices equal to `%p` are skipped: their rows are not
+    read (not summed, not part of `max`), they do not count for `mean` and
+    `sqrtn`, their weights are ignored (also in the `sqrtn` norm), and a bag
+    of only `%p` is empty (a row of zeros, not divided). `%p == -1` skips nothing, as if the clause
+    were absent. Runtime contract, checked by default in the lowering:
+    `%p` lies in `[-1, num_emb)`.
+
     Example:
 
     ```mlir
@@ -141,16 +149,21 @@ def EmbBag_PackedOp : EmbBag_BagOp<"packed"> {
            : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
     %3 = embbag.packed max %table[%indices]
            : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
+    %4 = embbag.packed mean %table[%indices] padding_idx(%p)
+           : (tensor<5x2xf32>, tensor<3x2xi32>, i32) -> tensor<3x2xf32>
     ```
   }];
 
   let arguments = (ins EmbBag_ReductionAttr:$reduction,
                        EmbBag_TableTensor:$table,
                        EmbBag_IndexTensor:$indices,
+                       Optional<EmbBag_IndexScalar>:$padding_idx,
                        Optional<EmbBag_ElementTensor>:$weights);
 
   let assemblyFormat = [{
-    custom<Reduction>($reduction) $table `[` $indices `]` (`weights` `(` $weights^ `)`)?
+    custom<Reduction>($reduction) $table `[` $indices `]`
+    (`padding_idx` `(` $padding_idx^ `)`)?
+    (`weights` `(` $weights^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
 
@@ -189,7 +202,12 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
     - Runtime contract, checked by default in the lowering: offsets are
       non-decreasing and at most `num_indices` (and not empty with
       `include_last_offset`); every index read and the default (when given
-      and not `-1`) lie in `[0, num_emb)`.
+      and not `-1`) lie in `[0, num_emb)`; `padding_idx` (when given) lies
+      in `[-1, num_emb)`.
+
+    With `padding_idx(%p)` (PyTorch's), the indices equal to `%p` are
+    skipped as in `embbag.packed`: a bag of only `%p` is an empty bag and
+    takes the default row (or zeros). `%p == -1` skips nothing.
 
     Example (the second bag is empty and takes row 0):
 
@@ -206,6 +224,10 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
            include_last_offset weights(%w)
            : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>,
               tensor<4xf32>) -> tensor<3x2xf32>
+    %4 = embbag.offsets sum %table[%indices] offsets(%offsets) default(%d)
+           padding_idx(%p) weights(%w)
+           : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32, i32,
+              tensor<4xf32>) -> tensor<3x2xf32>
     ```
   }];
 
@@ -216,12 +238,14 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
                        UnitAttr:$include_last_offset,
                        Optional<EmbBag_IndexScalar>:$default_index,
                        OptionalAttr<I64Attr>:$static_default_index,
+                       Optional<EmbBag_IndexScalar>:$padding_idx,
                        Optional<EmbBag_ElementTensor>:$weights);
 
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `offsets` `(` $offsets `)`
     (`include_last_offset` $include_last_offset^)?
     `` custom<OptionalDefault>($default_index, $static_default_index)
+    (`padding_idx` `(` $padding_idx^ `)`)?
     (`weights` `(` $weights^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
@@ -252,9 +276,15 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
     the fast path, unsorted ids give the same result. Dimension 0 of the
     result is static when `num_segments` is a constant.
 
+    With `padding_idx(%p)`, the indices equal to `%p` are skipped as in
+    `embbag.packed` (PyTorch's `padding_idx`, carried over): a segment of
+    only `%p` is empty and takes the default row (or zeros). `%p == -1`
+    skips nothing.
+
     Runtime contract, checked by default in the lowering: `num_segments >= 0`,
     every segment id in `[0, num_segments)`, every index and the default
-    (when given and not `-1`) in `[0, num_emb)`.
+    (when given and not `-1`) in `[0, num_emb)`, `padding_idx` (when given)
+    in `[-1, num_emb)`.
 
     Example (segment 1 is empty and takes row 0):
 
@@ -263,6 +293,10 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
            num_segments(%n) default(%d) weights(%w)
            : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32, i32,
               tensor<4xf32>) -> tensor<3x2xf32>
+    %1 = embbag.segments max %table[%indices] segment_ids(%seg)
+           num_segments(3) padding_idx(%p)
+           : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32)
+           -> tensor<3x2xf32>
     ```
   }];
 
@@ -274,12 +308,14 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
                        OptionalAttr<I64Attr>:$static_num_segments,
                        Optional<EmbBag_IndexScalar>:$default_index,
                        OptionalAttr<I64Attr>:$static_default_index,
+                       Optional<EmbBag_IndexScalar>:$padding_idx,
                        Optional<EmbBag_ElementTensor>:$weights);
 
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `segment_ids` `(` $segment_ids `)`
     `num_segments` `(` custom<DynamicOrStaticIndex>($num_segments, $static_num_segments) `)`
     `` custom<OptionalDefault>($default_index, $static_default_index)
+    (`padding_idx` `(` $padding_idx^ `)`)?
     (`weights` `(` $weights^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];

@@ -20,6 +20,7 @@ def EmbBagVerifyConstants : Pass<"embbag-verify-constants"> {
     - a segment id outside `[0, num_segments)`;
     - a default index (constant or static, `default(%d)` or `default(2)`)
       below -1 or outside the table;
+    - a constant `padding_idx` below -1 or outside the table;
     - a negative `num_segments`, or one that disagrees with a static result
       batch.
 
