@@ -69,8 +69,9 @@ static int64_t keyOf(int64_t vectors, bool masked) {
 
 /// A row longer than the versions: chunks of `maxMaskedVectors` whole
 /// vectors in a loop, each prefetching its own part of the rows ahead,
-/// then the rest of the row in one masked pass of as many vectors as it
-/// needs (fewer than a chunk), picked by a switch.
+/// then the rest of the row (shorter than a chunk) in one masked pass of as
+/// many vectors as it needs, picked by a switch: up to a whole chunk's
+/// count when the rest is longer than all but one of its vectors.
 static Value buildLongRow(ImplicitLocOpBuilder &b, const KernelContext &k,
                           const BagRef &bag, Value out) {
   int64_t lanes = k.shape.lanes, vectors = k.shape.maxMaskedVectors;
@@ -91,7 +92,7 @@ static Value buildLongRow(ImplicitLocOpBuilder &b, const KernelContext &k,
   Value rest = arith::SubIOp::create(b, k.row, mainEnd);
   Value restVectors = arith::CeilDivUIOp::create(b, rest, cst(b, lanes));
   SmallVector<std::pair<int64_t, CaseBuilder>> cases;
-  for (int64_t v = 1; v < vectors; ++v)
+  for (int64_t v = 1; v <= vectors; ++v)
     cases.emplace_back(v, [&k, &bag, out, mainEnd,
                            v](ImplicitLocOpBuilder &cb) {
       return buildMaskedChunk(cb, k, bag, out, mainEnd, v, /*prefetch=*/true);
