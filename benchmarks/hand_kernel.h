@@ -35,6 +35,14 @@ namespace {
 constexpr int kMaxVectors = 16;  // vectors of one pass over a bag
 constexpr int kChunkVectors = 8; // vectors of a chunk of a longer row
 
+// The cache level the rows are prefetched into: _MM_HINT_T0 (every level,
+// as FBGEMM and caffe2 do) unless run.sh's HAND_PREFETCH_HINT says
+// otherwise (e.g. _MM_HINT_T1, into L2: a what-if beside embbag's
+// prefetch-locality).
+#ifndef HAND_PREFETCH_HINT
+#define HAND_PREFETCH_HINT _MM_HINT_T0
+#endif
+
 int64_t prefetchDistance(int64_t rowBytes) {
   if (handPrefetchOption >= 0)
     return handPrefetchOption;
@@ -271,9 +279,9 @@ void handChunk(const Problem &p, const int64_t *starts, int64_t bagBegin,
             static_cast<int64_t>(idx[j + distance]) * dim);
 #pragma GCC unroll 16
         for (int l = 0; l < kLines; ++l)
-          _mm_prefetch(next + 64 * l, _MM_HINT_T0);
+          _mm_prefetch(next + 64 * l, HAND_PREFETCH_HINT);
         if (!rowsOnLines)
-          _mm_prefetch(next + lastByte, _MM_HINT_T0);
+          _mm_prefetch(next + lastByte, HAND_PREFETCH_HINT);
       }
       const T *row = table + static_cast<int64_t>(idx[j]) * dim;
       if constexpr (M == Mode::Wsum) {

@@ -25,7 +25,8 @@
 # Environment: BUILD_DIR (default ./build), OUT (default $BUILD_DIR/benchmarks),
 # LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu),
 # EMBBAG_OPTIONS (more --embbag-to-llvm options for every embbag kernel, e.g.
-# "prefetch-distance=0 unroll=2", for experiments). The parallel
+# "prefetch-distance=0 unroll=2", for experiments), HAND_PREFETCH_HINT (the
+# hand kernels' _mm_prefetch hint, default _MM_HINT_T0). The parallel
 # kernels run on libomp (LLVM 22's); its own variables apply, e.g.
 # KMP_BLOCKTIME (how long idle workers spin, default 200 ms).
 set -euo pipefail
@@ -122,6 +123,8 @@ if grep -q zmm "$OUT/kernels_unc.s"; then kernel_isa=AVX-512; else kernel_isa=AV
 
 log "building the harness"
 cxx=(g++ -std=c++17 -O3 -march="$march" -Wall -Wextra -I "$OUT" -I "$BENCH")
+# HAND_PREFETCH_HINT=_MM_HINT_T1 (say): the hand kernels' prefetch level.
+[ -z "${HAND_PREFETCH_HINT:-}" ] || cxx+=(-DHAND_PREFETCH_HINT="$HAND_PREFETCH_HINT")
 # bench.cpp has one OpenMP region (the 2-thread bandwidth): -fopenmp for its
 # compile only. GCC emits GOMP_* calls, which LLVM's libomp implements; the
 # link below must not get -fopenmp, which would add libgomp next to libomp.
@@ -174,6 +177,8 @@ log "timing"
     "$(nproc) cores, $(uname -r)  "
   echo "ISA: $isa (embbag target=$embbag_target, llc -mcpu=$llc_cpu," \
     "g++ -march=$march)  "
+  echo "Options: embbag ${EMBBAG_OPTIONS:-(defaults)}, hand kernels' prefetch" \
+    "${HAND_PREFETCH_HINT:-_MM_HINT_T0}  "
   echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
   echo "torch: $( ((torch)) && /usr/bin/python3 -c 'import torch; print(torch.__version__)' || echo 'not run (--with-torch)')  "

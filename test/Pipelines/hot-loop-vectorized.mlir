@@ -1,9 +1,11 @@
 // The hot loop of every op, for an f32 table with rows of 64: one pass over
 // a bag's indices with the 64-float row accumulated in eight <8 x float>
-// registers, the four cache lines of a row further ahead prefetched,
-// contiguous row loads, and no store inside the loop. The loop comes twice:
-// for tables whose rows start on cache lines, four prefetches per row; for
-// the others, a fifth one of the row's last element (at byte 252).
+// registers, the four cache lines of a row further ahead prefetched into
+// L2 (prefetcht1: the table is beyond the last-level cache), the index
+// list further still into L1 (prefetcht0), contiguous row loads, and no
+// store inside the loop. The loop comes twice: for tables whose rows start
+// on cache lines, four prefetches per row; for the others, a fifth one of
+// the row's last element (at byte 252).
 
 // REQUIRES: x86-registered-target
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx2" | mlir-translate --mlir-to-llvmir \
@@ -23,13 +25,15 @@
 // ASM-LABEL: {{^}}packed:
 // ASM: Inner Loop Header: Depth=2
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
-// ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
-// ASM-NOT: prefetcht0
+// ASM: prefetcht0 (%{{[a-z0-9]+}},%{{[a-z0-9]+}},4)
+// ASM-COUNT-4: prefetcht1 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM-NOT: prefetcht
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM-COUNT-8: vaddps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
-// ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
-// ASM-NEXT: prefetcht0 252(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM: prefetcht0 (%{{[a-z0-9]+}},%{{[a-z0-9]+}},4)
+// ASM-COUNT-4: prefetcht1 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM-NEXT: prefetcht1 252(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM-COUNT-8: vaddps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
@@ -46,13 +50,15 @@ func.func @packed(%t: tensor<100000x64xf32>, %i: tensor<?x?xi32>,
 // ASM-LABEL: {{^}}offsets:
 // ASM: Inner Loop Header: Depth=2
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
-// ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
-// ASM-NOT: prefetcht0
+// ASM: prefetcht0 (%{{[a-z0-9]+}},%{{[a-z0-9]+}},4)
+// ASM-COUNT-4: prefetcht1 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM-NOT: prefetcht
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM-COUNT-8: vfmadd231ps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
-// ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
-// ASM-NEXT: prefetcht0 252(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM: prefetcht0 (%{{[a-z0-9]+}},%{{[a-z0-9]+}},4)
+// ASM-COUNT-4: prefetcht1 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM-NEXT: prefetcht1 252(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM-COUNT-8: vfmadd231ps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
@@ -71,13 +77,15 @@ func.func @offsets(%t: tensor<100000x64xf32>, %i: tensor<?xi32>,
 // ASM-LABEL: {{^}}segments:
 // ASM: Inner Loop Header: Depth=2
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
-// ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
-// ASM-NOT: prefetcht0
+// ASM: prefetcht0 (%{{[a-z0-9]+}},%{{[a-z0-9]+}},4)
+// ASM-COUNT-4: prefetcht1 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM-NOT: prefetcht
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM-COUNT-8: vfmadd231ps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
-// ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
-// ASM-NEXT: prefetcht0 252(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM: prefetcht0 (%{{[a-z0-9]+}},%{{[a-z0-9]+}},4)
+// ASM-COUNT-4: prefetcht1 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
+// ASM-NEXT: prefetcht1 252(%{{[a-z0-9]+}},%{{[a-z0-9]+}})
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM-COUNT-8: vfmadd231ps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}}), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%

@@ -88,11 +88,12 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "table of at most 512 KiB, 16 indices ahead up to 4 MiB, else "
            "about 16 KiB of rows in flight (16 to 128 indices); 0 emits no "
            "prefetch">,
-    Option<"prefetchLocality", "prefetch-locality", "int", /*default=*/"3",
+    Option<"prefetchLocality", "prefetch-locality", "int", /*default=*/"-1",
            "Where the prefetched rows go, as memref.prefetch's locality "
            "hint: 3 every cache level (x86 prefetcht0), 2 the L2 cache "
            "and beyond (prefetcht1), 1 the last level (prefetcht2), 0 "
-           "non-temporal (prefetchnta)">,
+           "non-temporal (prefetchnta); -1 decides from the table's size: "
+           "3 for a table of at most 4 MiB known at compile time, else 2">,
     Option<"unroll", "unroll", "unsigned", /*default=*/"1",
            "Unroll the loop over a bag's indices by this factor (the "
            "remainder runs in an epilogue loop)">,

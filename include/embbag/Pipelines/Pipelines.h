@@ -48,8 +48,9 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       *this, "prefetch-locality",
       llvm::cl::desc("Where prefetched rows go: 3 every cache level "
                      "(prefetcht0), 2 L2 and beyond (prefetcht1), 1 the "
-                     "last level (prefetcht2), 0 non-temporal"),
-      llvm::cl::init(3)};
+                     "last level (prefetcht2), 0 non-temporal; -1: 3 for "
+                     "a static table of at most 4 MiB, else 2"),
+      llvm::cl::init(-1)};
   PassOptions::Option<unsigned> unroll{
       *this, "unroll",
       llvm::cl::desc("Unroll the loop over a bag's indices by this factor"),

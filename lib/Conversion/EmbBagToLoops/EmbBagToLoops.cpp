@@ -87,9 +87,11 @@ struct ConvertEmbBagToLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (prefetchLocality < 0 || prefetchLocality > 3) {
+    if (prefetchLocality < -1 || prefetchLocality > 3) {
       emitError(getOperation()->getLoc())
-          << "prefetch-locality must be 0, 1, 2 or 3, not " << prefetchLocality;
+          << "prefetch-locality must be -1 (from the table's size), 0, 1, 2 "
+             "or 3, not "
+          << prefetchLocality;
       return signalPassFailure();
     }
     ConvertEmbBagToLoopsOptions options;

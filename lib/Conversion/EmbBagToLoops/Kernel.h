@@ -95,7 +95,7 @@ struct KernelShape {
   int64_t maxMaskedVectors = 1;
   bool maskRegisters = false; // the target masks loads in mask registers
   int prefetchDistance = -1;  // the option: -1 from the data, 0 off
-  int prefetchLocality = 3;   // memref.prefetch's hint: 3 = every level
+  int prefetchLocality = -1;  // the option: -1 from the data
   unsigned unroll = 1;        // of the loop over a bag's indices
   bool parallel = false;
 };
@@ -124,6 +124,8 @@ struct KernelContext {
   // list, whether the table's rows start on cache lines (i1), and how many
   // indices ahead to prefetch (index). Null without prefetch.
   Value tableBuffer, lastPosition, rowsOnLines, prefetchDistance;
+  Value indicesBuffer; // the index list as a buffer, with prefetch
+  int prefetchLocality = 3; // memref.prefetch's hint for the rows
   // Whether to prefetch (i1) when only the run time knows; null otherwise.
   Value prefetchEnabled;
 };

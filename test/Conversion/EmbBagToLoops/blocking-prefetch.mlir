@@ -16,10 +16,13 @@
 // second pass prefetches nothing. Rows of whole lines are prefetched by a
 // loop without the extra prefetch of the last element when the table's
 // rows start on cache lines (its first element and row stride, checked
-// once), by one with it otherwise.
+// once), by one with it otherwise. The rows of a table beyond the
+// last-level cache go to L2 (locality 2, x86 prefetcht1); the index list
+// itself is prefetched 64 positions further on, into every level.
 // CHECK-LABEL: func.func @row128(
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<100000x128xf32> to memref<100000x128xf32, strided<[?, ?], offset: ?>>
+// CHECK:         %[[IBUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<?xi32> to memref<?xi32, strided<[?], offset: ?>>
 // CHECK:         memref.extract_strided_metadata %[[BUF]]
 // CHECK:         memref.extract_aligned_pointer_as_index %[[BUF]]
 // CHECK:         arith.andi
@@ -28,15 +31,19 @@
 // CHECK:           scf.if %[[ON_LINES]] -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK:             scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK:               %[[AHEAD:[a-z0-9]+]] = arith.addi %[[J]], %[[C32]] : index
+// CHECK:               %[[LEAD:[a-z0-9]+]] = arith.addi %[[J]], %c96 : index
+// CHECK:               %[[LEAD_CLAMPED:[a-z0-9]+]] = arith.minui %[[LEAD]], %{{.*}} : index
+// CHECK:               memref.prefetch %[[IBUF]][%[[LEAD_CLAMPED]]], read, locality<3>, data
 // CHECK:               %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
 // CHECK:               tensor.extract %{{.*}}[%[[CLAMPED]]]
-// CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}], read, locality<3>, data : memref<100000x128xf32, strided<[?, ?], offset: ?>>
+// CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}], read, locality<2>, data : memref<100000x128xf32, strided<[?, ?], offset: ?>>
 // CHECK-NOT:           memref.prefetch
 // CHECK-COUNT-15:      vector.transfer_read
 // CHECK-NOT:           vector.transfer_read
 // CHECK:               scf.yield
 // CHECK:           } else {
 // CHECK:             scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:               memref.prefetch %[[IBUF]]
 // CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}]
 // CHECK-NEXT:          memref.prefetch %[[BUF]][%{{.*}}, %c127]
 // CHECK-NOT:           memref.prefetch
@@ -127,7 +134,8 @@ func.func @l2_table(%t: tensor<2048x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>
 // CHECK-NEXT:      arith.addi %[[J]], %[[C16]] : index
-// CHECK:           memref.prefetch
+// CHECK:           memref.prefetch %{{.*}} : memref<?xi32
+// CHECK:           memref.prefetch %{{.*}}, read, locality<3>, data : memref<4096x64xf32
 func.func @cached_table(%t: tensor<4096x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf32> {
   %r = embbag.packed sum %t[%i] : (tensor<4096x64xf32>, tensor<?x8xi32>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
@@ -137,7 +145,8 @@ func.func @cached_table(%t: tensor<4096x64xf32>, %i: tensor<?x8xi32>) -> tensor<
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK:         scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>
 // CHECK-NEXT:      arith.addi %[[J]], %[[C64]] : index
-// CHECK:           memref.prefetch
+// CHECK:           memref.prefetch %{{.*}} : memref<?xi32
+// CHECK:           memref.prefetch %{{.*}}, read, locality<2>, data : memref<16385x64xf32
 func.func @dram_table(%t: tensor<16385x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf32> {
   %r = embbag.packed sum %t[%i] : (tensor<16385x64xf32>, tensor<?x8xi32>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
