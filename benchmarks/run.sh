@@ -26,7 +26,8 @@
 # LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu),
 # EMBBAG_OPTIONS (more --embbag-to-llvm options for every embbag kernel, e.g.
 # "prefetch-distance=0 unroll=2", for experiments), HAND_PREFETCH_HINT (the
-# hand kernels' _mm_prefetch hint, default _MM_HINT_T0). The parallel
+# hand kernels' _mm_prefetch hint, default _MM_HINT_T0), TORCH_OMP_WAIT_POLICY
+# (OMP_WAIT_POLICY of torch's process, default passive: see below). The parallel
 # kernels run on libomp (LLVM 22's); its own variables apply, e.g.
 # KMP_BLOCKTIME (how long idle workers spin, default 200 ms).
 set -euo pipefail
@@ -161,6 +162,11 @@ if ((torch)); then
   g++ -shared "$OUT/kernels_par.full.o" -o "$OUT/libkernels_par.so" \
     -L"$LLVM_LIB" -lomp -Wl,-rpath,"$LLVM_LIB"
   log "timing torch.nn.functional.embedding_bag (and embbag beside it)"
+  # torch's libgomp workers spin after each of torch's parallel regions
+  # (OMP_WAIT_POLICY unset: active), on the core the parallel embbag kernel
+  # called next needs; passive makes them sleep, as embbag's libomp workers
+  # do (omp-blocktime=0). TORCH_OMP_WAIT_POLICY=active measures the other.
+  OMP_WAIT_POLICY="${TORCH_OMP_WAIT_POLICY:-passive}" \
   /usr/bin/python3 "$BENCH/torch_bench.py" "$OUT/cases.tsv" "$OUT/data" \
     --kernels "$OUT/libkernels_chk.so" --par-kernels "$OUT/libkernels_par.so" \
     --libomp "$LLVM_LIB/libomp.so" "${bench_args[@]}" >"$OUT/torch.tsv"
@@ -178,7 +184,8 @@ log "timing"
   echo "ISA: $isa (embbag target=$embbag_target, llc -mcpu=$llc_cpu," \
     "g++ -march=$march)  "
   echo "Options: embbag ${EMBBAG_OPTIONS:-(defaults)}, hand kernels' prefetch" \
-    "${HAND_PREFETCH_HINT:-_MM_HINT_T0}  "
+    "${HAND_PREFETCH_HINT:-_MM_HINT_T0}, torch's process" \
+    "OMP_WAIT_POLICY=${TORCH_OMP_WAIT_POLICY:-passive}  "
   echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
   echo "torch: $( ((torch)) && /usr/bin/python3 -c 'import torch; print(torch.__version__)' || echo 'not run (--with-torch)')  "
