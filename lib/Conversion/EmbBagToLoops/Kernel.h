@@ -139,6 +139,9 @@ struct BagRef {
 /// One pass over a bag: the vectors of the row chunk it accumulates and the
 /// columns of the row ahead it prefetches.
 struct ChunkSpec {
+  ChunkSpec(Value col, SmallVector<Value> masks)
+      : col(col), masks(std::move(masks)) {}
+
   Value col;                // the chunk's first column
   SmallVector<Value> masks; // one per vector; null: a whole vector
   // The columns prefetched `prefetchDistance` indices ahead; with

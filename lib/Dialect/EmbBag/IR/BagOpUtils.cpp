@@ -14,8 +14,10 @@ using namespace mlir::embbag::bagops;
 BagOperands bagops::getBagOperands(Operation *op) {
   return TypeSwitch<Operation *, BagOperands>(op)
       .Case([](PackedOp o) {
-        BagOperands operands{o.getTable(), o.getIndices(), {}, {},
-                             {},           o.getWeights()};
+        BagOperands operands;
+        operands.table = o.getTable();
+        operands.indices = o.getIndices();
+        operands.weights = o.getWeights();
         operands.paddingIdx = o.getPaddingIdx();
         return operands;
       })
