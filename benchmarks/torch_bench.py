@@ -185,23 +185,21 @@ def main():
             return F.embedding_bag(ind, table, off, mode=tmode,
                                    per_sample_weights=w)
 
-        embbag_fn = None
-        if kernels is not None:
-            embbag_fn = getattr(kernels, f"_mlir_ciface_{name}_chk")
-            embbag_fn.restype = None
+        def kernel(library, variant):
+            """The case's embbag kernel of `variant` in `library` (None
+            without it) and a function calling it on index set s."""
+            if library is None:
+                return None, None
+            fn = getattr(library, f"_mlir_ciface_{name}_{variant}")
+            fn.restype = None
 
-        def run_embbag(s):
-            embbag_fn(*embbag_calls[s][2])
-            return embbag_out
+            def call(s):
+                fn(*embbag_calls[s][2])
+                return embbag_out
+            return fn, call
 
-        par_fn = None
-        if par_kernels is not None:
-            par_fn = getattr(par_kernels, f"_mlir_ciface_{name}_par")
-            par_fn.restype = None
-
-        def run_par(s):
-            par_fn(*embbag_calls[s][2])
-            return embbag_out
+        embbag_fn, run_embbag = kernel(kernels, "chk")
+        par_fn, run_par = kernel(par_kernels, "par")
 
         def check(who, got):
             got = got.astype(np.float32)
