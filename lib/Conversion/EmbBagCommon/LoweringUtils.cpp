@@ -95,17 +95,22 @@ static Value readVector(ImplicitLocOpBuilder &b, VectorType type, Value tensor,
       /*mask=*/Value(), b.getBoolArrayAttr({true}));
 }
 
+/// Lanes of `elementType` in a vector of `vectorBits` bits (at least two).
+static int64_t checkLanes(IntegerType elementType, unsigned vectorBits) {
+  return std::max<int64_t>(2, vectorBits / elementType.getWidth());
+}
+
 /// Checks that the offsets are non-negative, non-decreasing and at most
 /// `bound`: the first is non-negative, none is smaller than the one before
-/// it (eight pairs at a time, two overlapping vector reads and one compare),
-/// and the last is at most `bound`.
+/// it (a vector of pairs at a time, two overlapping vector reads and one
+/// compare), and the last is at most `bound`.
 void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
-                  Value bound, StringRef what) {
-  constexpr int64_t kLanes = 8;
+                  Value bound, StringRef what, unsigned vectorBits) {
   offsets = castToSignless(b, offsets);
   auto elementType = cast<IntegerType>(getElementTypeOrSelf(offsets.getType()));
-  auto vectorType = VectorType::get({kLanes}, elementType);
-  auto flagsType = VectorType::get({kLanes}, b.getI1Type());
+  const int64_t lanes = checkLanes(elementType, vectorBits);
+  auto vectorType = VectorType::get({lanes}, elementType);
+  auto flagsType = VectorType::get({lanes}, b.getI1Type());
   Value count = dim(b, offsets, 0);
   Value hasOffsets =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ne, count, cst(b, 0));
@@ -115,12 +120,12 @@ void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
         ImplicitLocOpBuilder tb(loc, nested);
         Value one = cst(tb, 1);
         Value pairs = arith::SubIOp::create(tb, count, one);
-        Value rest = arith::RemUIOp::create(tb, pairs, cst(tb, kLanes));
+        Value rest = arith::RemUIOp::create(tb, pairs, cst(tb, lanes));
         Value vectorEnd = arith::SubIOp::create(tb, count, rest);
         Value noneDecrease = arith::ConstantOp::create(
             tb, flagsType, DenseElementsAttr::get(flagsType, false));
         auto vectorLoop = scf::ForOp::create(
-            tb, one, vectorEnd, cst(tb, kLanes), ValueRange{noneDecrease},
+            tb, one, vectorEnd, cst(tb, lanes), ValueRange{noneDecrease},
             [&](OpBuilder &n2, Location l2, Value i, ValueRange iterArgs) {
               ImplicitLocOpBuilder ib(l2, n2);
               Value current = readVector(ib, vectorType, offsets, i);
@@ -178,25 +183,26 @@ void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
 /// Checks that every index in positions [lb, ub) lies in [0, num_emb).
 /// Negative indices become huge in the unsigned comparison.
 void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
-                   Value lb, Value ub, Value bound, StringRef what) {
-  // The unsigned maximum of the values, eight at a time (vpmaxud on i32),
-  // then the last (ub - lb) % 8 one by one, against the bound once: a
-  // negative value is a huge unsigned one, so it fails like a too large one.
-  // i32 values are compared with the bound clamped to 2^31, above which
-  // every non-negative i32 is in range.
-  constexpr int64_t kLanes = 8;
+                   Value lb, Value ub, Value bound, StringRef what,
+                   unsigned vectorBits) {
+  // The unsigned maximum of the values, a vector at a time (vpmaxud on
+  // i32), then the last (ub - lb) % lanes one by one, against the bound
+  // once: a negative value is a huge unsigned one, so it fails like a too
+  // large one. i32 values are compared with the bound clamped to 2^31,
+  // above which every non-negative i32 is in range.
   values = castToSignless(b, values);
   auto elementType = cast<IntegerType>(getElementTypeOrSelf(values.getType()));
-  auto vectorType = VectorType::get({kLanes}, elementType);
+  const int64_t lanes = checkLanes(elementType, vectorBits);
+  auto vectorType = VectorType::get({lanes}, elementType);
   Value count = arith::SubIOp::create(b, ub, lb);
-  Value rest = arith::RemUIOp::create(b, count, cst(b, kLanes));
+  Value rest = arith::RemUIOp::create(b, count, cst(b, lanes));
   Value vectorEnd =
       arith::AddIOp::create(b, lb, arith::SubIOp::create(b, count, rest));
   Value zeros = arith::ConstantOp::create(
       b, vectorType,
       DenseElementsAttr::get(vectorType, b.getZeroAttr(elementType)));
   auto vectorLoop = scf::ForOp::create(
-      b, lb, vectorEnd, cst(b, kLanes), ValueRange{zeros},
+      b, lb, vectorEnd, cst(b, lanes), ValueRange{zeros},
       [&](OpBuilder &nested, Location loc, Value i, ValueRange iterArgs) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value v = readVector(ib, vectorType, values, i);
@@ -226,9 +232,9 @@ void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
 }
 
 void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
-                  Value indices, Value lb, Value ub) {
+                  Value indices, Value lb, Value ub, unsigned vectorBits) {
   checkAllBelow(b, op, indices, lb, ub, dim(b, table, 0),
-                "index out of range [0, num_emb)");
+                "index out of range [0, num_emb)", vectorBits);
 }
 
 /// Checks that a given default index is -1 or lies in [0, num_emb), whether

@@ -37,16 +37,16 @@ using namespace mlir::embbag::loops;
 
 namespace {
 
-LogicalResult normalize(ImplicitLocOpBuilder &b, PackedOp op, bool checks,
-                        BagProblem &p) {
+LogicalResult normalize(ImplicitLocOpBuilder &b, PackedOp op,
+                        const RuntimeChecks &checks, BagProblem &p) {
   return normalizePacked(b, op, checks, p);
 }
-LogicalResult normalize(ImplicitLocOpBuilder &b, OffsetsOp op, bool checks,
-                        BagProblem &p) {
+LogicalResult normalize(ImplicitLocOpBuilder &b, OffsetsOp op,
+                        const RuntimeChecks &checks, BagProblem &p) {
   return normalizeOffsets(b, op, checks, p);
 }
-LogicalResult normalize(ImplicitLocOpBuilder &b, SegmentsOp op, bool checks,
-                        BagProblem &p) {
+LogicalResult normalize(ImplicitLocOpBuilder &b, SegmentsOp op,
+                        const RuntimeChecks &checks, BagProblem &p) {
   return normalizeSegments(b, op, checks, p);
 }
 
@@ -68,7 +68,12 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
     p.max = op.isMax();
     p.sqrtn = op.isSqrtn();
     p.isUnsigned = isUnsignedElement(op.getTableType());
-    if (failed(normalize(b, op, options.checks, p)))
+    // The checks compare vectors of the kernel's width.
+    RuntimeChecks checks;
+    checks.enabled = options.checks;
+    checks.vectorBits = options.vectorBits ? options.vectorBits
+                                           : target->vectorBits;
+    if (failed(normalize(b, op, checks, p)))
       return failure();
     KernelShape shape = chooseShape(
         op.getTableType(), static_cast<bool>(p.weights), options, *target);

@@ -59,14 +59,22 @@ struct BagProblem {
   bool isUnsigned = false;
 };
 
+/// Whether to emit the runtime checks of an op's contract, and the width of
+/// the vectors they compare with (the kernel's).
+struct RuntimeChecks {
+  bool enabled = true;
+  unsigned vectorBits = 256;
+};
+
 /// Builds the normal form of `op` (after the table was flattened into
-/// `p.table`), emitting the runtime checks of its contract when `checks`.
-LogicalResult normalizePacked(ImplicitLocOpBuilder &b, PackedOp op, bool checks,
-                              BagProblem &p);
+/// `p.table`), emitting the runtime checks of its contract when
+/// `checks.enabled`.
+LogicalResult normalizePacked(ImplicitLocOpBuilder &b, PackedOp op,
+                              const RuntimeChecks &checks, BagProblem &p);
 LogicalResult normalizeOffsets(ImplicitLocOpBuilder &b, OffsetsOp op,
-                               bool checks, BagProblem &p);
+                               const RuntimeChecks &checks, BagProblem &p);
 LogicalResult normalizeSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
-                                bool checks, BagProblem &p);
+                                const RuntimeChecks &checks, BagProblem &p);
 
 //===----------------------------------------------------------------------===//
 // The shape of the kernel (KernelShape.cpp)

@@ -21,9 +21,10 @@ using namespace mlir::embbag;
 using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::loops;
 
-LogicalResult mlir::embbag::loops::normalizePacked(ImplicitLocOpBuilder &b,
-                                                   PackedOp op, bool checks,
-                                                   BagProblem &p) {
+LogicalResult
+mlir::embbag::loops::normalizePacked(ImplicitLocOpBuilder &b, PackedOp op,
+                                     const RuntimeChecks &checks,
+                                     BagProblem &p) {
   auto flatten = [&](Value v) { return flattenBags(b, v); };
   p.indices = flatten(op.getIndices());
   p.weights = op.getWeights() ? flatten(op.getWeights()) : Value();
@@ -36,8 +37,9 @@ LogicalResult mlir::embbag::loops::normalizePacked(ImplicitLocOpBuilder &b,
     return std::make_pair(start,
                           arith::AddIOp::create(ib, start, perBag).getResult());
   };
-  if (checks) {
-    checkIndices(b, p.op, p.table, p.indices, cst(b, 0), dim(b, p.indices, 0));
+  if (checks.enabled) {
+    checkIndices(b, p.op, p.table, p.indices, cst(b, 0), dim(b, p.indices, 0),
+                 checks.vectorBits);
     checkPaddingIdx(b, p.op, p.table, p.paddingIdx);
   }
   return success();
@@ -98,9 +100,10 @@ static std::pair<Value, Value> getReadRange(ImplicitLocOpBuilder &b,
   return {range.getResult(0), range.getResult(1)};
 }
 
-LogicalResult mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b,
-                                                    OffsetsOp op, bool checks,
-                                                    BagProblem &p) {
+LogicalResult
+mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b, OffsetsOp op,
+                                      const RuntimeChecks &checks,
+                                      BagProblem &p) {
   p.indices = op.getIndices();
   p.weights = op.getWeights();
   if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
@@ -113,7 +116,7 @@ LogicalResult mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b,
     normalizeLastOffsetRanges(b, offsets, p);
   else
     normalizeOpenRanges(b, offsets, numIndices, p);
-  if (!checks)
+  if (!checks.enabled)
     return success();
   if (op.getIncludeLastOffset())
     emitAssert(b, op,
@@ -123,9 +126,10 @@ LogicalResult mlir::embbag::loops::normalizeOffsets(ImplicitLocOpBuilder &b,
                "include_last_offset");
   checkOffsets(b, op, offsets, numIndices,
                "offsets must be non-negative, non-decreasing and at most the "
-               "number of indices");
+               "number of indices",
+               checks.vectorBits);
   auto [first, last] = getReadRange(b, op, offsets, numIndices, p.numBags);
-  checkIndices(b, p.op, p.table, p.indices, first, last);
+  checkIndices(b, p.op, p.table, p.indices, first, last, checks.vectorBits);
   checkDefault(b, p.op, p.table, p.defaultIndex);
   checkPaddingIdx(b, p.op, p.table, p.paddingIdx);
   return success();

@@ -25,7 +25,8 @@ using namespace mlir::embbag::loops;
 /// The runtime contract: num_segments >= 0, ids in [0, num_segments),
 /// indices, default and padding_idx in range.
 static void checkSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
-                          const BagProblem &p, Value numSegments) {
+                          const BagProblem &p, Value numSegments,
+                          unsigned vectorBits) {
   Value numIndices = dim(b, op.getIndices(), 0);
   emitAssert(b, op,
              arith::CmpIOp::create(b, arith::CmpIPredicate::sge, numSegments,
@@ -40,8 +41,9 @@ static void checkSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
                                      cst(b, staticBatch)),
                "num_segments must equal the result's static batch size");
   checkAllBelow(b, op, op.getSegmentIds(), cst(b, 0), numIndices, numSegments,
-                "segment id out of range [0, num_segments)");
-  checkIndices(b, op, p.table, op.getIndices(), cst(b, 0), numIndices);
+                "segment id out of range [0, num_segments)", vectorBits);
+  checkIndices(b, op, p.table, op.getIndices(), cst(b, 0), numIndices,
+               vectorBits);
   checkDefault(b, op, p.table, p.defaultIndex);
   checkPaddingIdx(b, op, p.table, p.paddingIdx);
 }
@@ -131,9 +133,10 @@ static SmallVector<Value> bucket(ImplicitLocOpBuilder &b, Value ids,
   return results;
 }
 
-LogicalResult mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b,
-                                                     SegmentsOp op, bool checks,
-                                                     BagProblem &p) {
+LogicalResult
+mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
+                                       const RuntimeChecks &checks,
+                                       BagProblem &p) {
   Value indices = op.getIndices(), weights = op.getWeights();
   Value ids = op.getSegmentIds();
   if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
@@ -143,8 +146,8 @@ LogicalResult mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b,
   if (Value padding = op.getPaddingIdx())
     p.paddingIdx = toIndex(b, padding);
   Value numSegments = toIndex(b, op.getMixedNumSegments());
-  if (checks)
-    checkSegments(b, op, p, numSegments);
+  if (checks.enabled)
+    checkSegments(b, op, p, numSegments, checks.vectorBits);
   std::pair<Value, Value> counted = histogram(b, ids, numSegments);
   Value starts = prefixSum(b, counted.first);
   // Sorted ids (the common case, e.g. TorchRec's) are used in place.

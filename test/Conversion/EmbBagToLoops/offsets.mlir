@@ -1,29 +1,30 @@
 // RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2" --canonicalize --cse | FileCheck %s
 // RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2 checks=0" --canonicalize --cse | FileCheck %s --check-prefix=UNCHECKED
 
-// The kernel shape: checks first (apart from the row loops): the offsets
-// (the first non-negative, none below the one before it, eight pairs at a
-// time, the last at most num_indices), the unsigned maximum of the indices
-// (eight at a time, then the last few one by one) against num_emb; then for
+// The kernel shape: checks first (apart from the row loops), with vectors
+// of the kernel's width (256 bits: four i64): the offsets (the first
+// non-negative, none below the one before it, four pairs at a time, the
+// last at most num_indices), the unsigned maximum of the indices (four at a
+// time, then the last few one by one) against num_emb; then for
 // each bag one pass over its indices carrying the 64-float row in eight
 // vector iter_args, the empty-bag default, the mean, and eight stores.
 
 // CHECK-LABEL: func.func @offsets_mean_default(
 // CHECK-SAME:    %[[T:[a-z0-9]+]]: tensor<?x64xf32>, %[[I:[a-z0-9]+]]: tensor<?xi64>, %[[O:[a-z0-9]+]]: tensor<?xi64>, %[[D:[a-z0-9]+]]: i64
 // CHECK:         scf.if %{{.*}} -> (i1) {
-// CHECK:           scf.for {{.*}} step %c8 iter_args({{.*}}) -> (vector<8xi1>)
-// CHECK-COUNT-2:     vector.transfer_read %[[O]]{{.*}} : tensor<?xi64>, vector<8xi64>
-// CHECK:             arith.cmpi sgt, {{.*}} : vector<8xi64>
-// CHECK:           vector.reduction <or>, {{.*}} : vector<8xi1> into i1
+// CHECK:           scf.for {{.*}} step %c4 iter_args({{.*}}) -> (vector<4xi1>)
+// CHECK-COUNT-2:     vector.transfer_read %[[O]]{{.*}} : tensor<?xi64>, vector<4xi64>
+// CHECK:             arith.cmpi sgt, {{.*}} : vector<4xi64>
+// CHECK:           vector.reduction <or>, {{.*}} : vector<4xi1> into i1
 // CHECK:           scf.for {{.*}} -> (i1)
 // CHECK:             arith.cmpi sgt, {{.*}} : i64
 // CHECK-DAG:       arith.cmpi sle, {{.*}} : i64
 // CHECK-DAG:       arith.cmpi sge, {{.*}} : i64
 // CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}offsets.mlir:{{[0-9]+}}:{{[0-9]+}}: offsets must be non-negative, non-decreasing and at most the number of indices"
-// CHECK:         scf.for {{.*}} -> (vector<8xi64>)
-// CHECK:           vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?xi64>, vector<8xi64>
-// CHECK:           arith.maxui {{.*}} : vector<8xi64>
-// CHECK:         vector.reduction <maxui>, {{.*}} : vector<8xi64> into i64
+// CHECK:         scf.for {{.*}} -> (vector<4xi64>)
+// CHECK:           vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<?xi64>, vector<4xi64>
+// CHECK:           arith.maxui {{.*}} : vector<4xi64>
+// CHECK:         vector.reduction <maxui>, {{.*}} : vector<4xi64> into i64
 // CHECK:         scf.for {{.*}} -> (i64)
 // CHECK:           arith.maxui
 // CHECK:         arith.cmpi ult

@@ -51,19 +51,20 @@ void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
                 StringRef what);
 
 /// Checks that the 1-D `offsets` are non-negative, non-decreasing and at
-/// most `bound`, with vector compares.
+/// most `bound`, with compares of vectors of `vectorBits` bits.
 void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
-                  Value bound, StringRef what);
+                  Value bound, StringRef what, unsigned vectorBits);
 
 /// Checks that the i32/i64 values at positions [lb, ub) of the 1-D tensor
-/// `values` lie in [0, bound), eight at a time with vector compares.
+/// `values` lie in [0, bound), a vector of `vectorBits` bits at a time.
 void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
-                   Value lb, Value ub, Value bound, StringRef what);
+                   Value lb, Value ub, Value bound, StringRef what,
+                   unsigned vectorBits);
 
 /// Checks that the indices at positions [lb, ub) of the 1-D `indices` lie in
-/// [0, num_emb) of the 2-D `table`.
+/// [0, num_emb) of the 2-D `table`, a vector of `vectorBits` bits at a time.
 void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
-                  Value indices, Value lb, Value ub);
+                  Value indices, Value lb, Value ub, unsigned vectorBits);
 
 /// Checks that `defaultIndex` (an index, or null for none) is -1 or lies in
 /// [0, num_emb), whether or not a bag uses it.
