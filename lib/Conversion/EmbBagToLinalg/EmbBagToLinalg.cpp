@@ -129,7 +129,10 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
         });
     Value result = sum.getResult(0);
 
-    Finish finish{storageType, accType, isUnsigned};
+    Finish finish;
+    finish.storageType = storageType;
+    finish.accType = accType;
+    finish.isUnsigned = isUnsigned;
     if (op.isMean())
       finish.meanCount = perBag;
     if (op.isMax())
@@ -148,7 +151,7 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
   /// What happens to the accumulators after the reduction.
   struct Finish {
     Type storageType, accType;
-    bool isUnsigned;
+    bool isUnsigned = false;
     Value meanCount;  // mean: divide by max(count, 1)
     Value maxCount;   // max: an empty bag's identity becomes zeros
     Value sqrtnNorms; // sqrtn: [batch] norms whose square roots divide
