@@ -80,14 +80,6 @@ static int64_t elementBytes(const KernelContext &k) {
   return llvm::divideCeil(k.storageType.getIntOrFloatBitWidth(), 8);
 }
 
-/// The prefetch distance from the data and whether to prefetch at all
-/// (folded to constants when the sizes are static).
-static Value tableBytes(ImplicitLocOpBuilder &b, const KernelContext &k) {
-  Value rowBytes =
-      b.createOrFold<arith::MulIOp>(k.row, cst(b, elementBytes(k)));
-  return b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 0), rowBytes);
-}
-
 /// Where the rows go: a table the last-level cache holds (known at compile
 /// time) into every level, as its latency is short; any other table into
 /// L2 only. A prefetch into L1 holds one of its few miss buffers (24 on
@@ -95,17 +87,22 @@ static Value tableBytes(ImplicitLocOpBuilder &b, const KernelContext &k) {
 /// and with them the gather's bandwidth, stop at what L1 can track; the L2
 /// tracks more (measured on Zen 4: 8.5 GB/s with prefetcht0, 12.8 with
 /// prefetcht1, on 256-byte rows of a 256 MB table).
-static int prefetchLocalityFromData(ImplicitLocOpBuilder &b,
-                                    const KernelContext &k) {
-  std::optional<int64_t> bytes = getConstantIntValue(tableBytes(b, k));
-  return bytes && *bytes <= kLastLevelBytes ? 3 : 2;
+static int prefetchLocalityFromData(const KernelContext &k) {
+  auto tableType = cast<RankedTensorType>(k.p.table.getType());
+  if (tableType.isDynamicDim(0) || ShapedType::isDynamic(k.shape.rowLength))
+    return 2;
+  int64_t bytes = tableType.getDimSize(0) * k.shape.rowLength * elementBytes(k);
+  return bytes <= kLastLevelBytes ? 3 : 2;
 }
 
+/// The prefetch distance from the data and whether to prefetch at all
+/// (folded to constants when the sizes are static).
 static std::pair<Value, Value> distanceFromData(ImplicitLocOpBuilder &b,
                                                 const KernelContext &k) {
   Value rowBytes =
       b.createOrFold<arith::MulIOp>(k.row, cst(b, elementBytes(k)));
-  Value tableBytes = ::tableBytes(b, k);
+  Value tableBytes =
+      b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 0), rowBytes);
   Value perRow = b.createOrFold<arith::DivUIOp>(
       cst(b, kBytesInFlight),
       b.createOrFold<arith::MaxUIOp>(rowBytes, cst(b, 1)));
@@ -138,7 +135,7 @@ void mlir::embbag::loops::planPrefetch(ImplicitLocOpBuilder &b,
   k.prefetchDistance = distance;
   k.prefetchLocality = k.shape.prefetchLocality >= 0
                            ? k.shape.prefetchLocality
-                           : prefetchLocalityFromData(b, k);
+                           : prefetchLocalityFromData(k);
   k.tableBuffer = asReadOnlyBuffer(b, k.p.table);
   k.indicesBuffer = asReadOnlyBuffer(b, k.p.indices);
   k.lastPosition = arith::SubIOp::create(b, dim(b, k.p.indices, 0), cst(b, 1));
