@@ -148,6 +148,10 @@ static void testPipeline(void) {
 }
 
 int main(void) {
+  // stdout and stderr reach FileCheck through one pipe. LLVM's command-line
+  // parser reports bad pass options on its own unbuffered stream, so a
+  // buffered stdout would let those reports land in the middle of a line.
+  setvbuf(stdout, NULL, _IONBF, 0);
   testDialect();
   testCreatePass();
   testPipeline();
