@@ -50,6 +50,9 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
     // to the loops path.
     if (op.getPaddingIdx())
       return rewriter.notifyMatchFailure(op, "padding_idx is not supported");
+    // Dequantizing rows is not a linalg.generic over the table's bytes.
+    if (op.getRowwiseBits())
+      return rewriter.notifyMatchFailure(op, "rowwise tables are not supported");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Value table = flattenTable(b, op.getTable());
     Value indices = op.getIndices();
@@ -258,6 +261,13 @@ struct ConvertEmbBagToLinalgPass
             packed->emitOpError()
                 << "has padding_idx, which the linalg lowering does not "
                    "support; lower it with --convert-embbag-to-loops";
+            return WalkResult::interrupt();
+          }
+          if (auto packed = dyn_cast<PackedOp>(op);
+              packed && packed.getRowwiseBits()) {
+            packed->emitOpError()
+                << "has a row-wise quantized table, which the linalg lowering "
+                   "does not support; lower it with --convert-embbag-to-loops";
             return WalkResult::interrupt();
           }
           if (!isa<OffsetsOp, SegmentsOp>(op))

@@ -19,6 +19,7 @@ BagOperands bagops::getBagOperands(Operation *op) {
         operands.indices = o.getIndices();
         operands.weights = o.getWeights();
         operands.paddingIdx = o.getPaddingIdx();
+        operands.rowwise = o.getRowwiseAttr();
         return operands;
       })
       .Case([](OffsetsOp o) {
@@ -31,7 +32,8 @@ BagOperands bagops::getBagOperands(Operation *op) {
                            {},
                            o.getStaticDefaultIndexAttr(),
                            o.getIncludeLastOffset(),
-                           o.getPaddingIdx()};
+                           o.getPaddingIdx(),
+                           o.getRowwiseAttr()};
       })
       .Case([](SegmentsOp o) {
         return BagOperands{o.getTable(),
@@ -43,7 +45,8 @@ BagOperands bagops::getBagOperands(Operation *op) {
                            o.getStaticNumSegmentsAttr(),
                            o.getStaticDefaultIndexAttr(),
                            /*includeLastOffset=*/false,
-                           o.getPaddingIdx()};
+                           o.getPaddingIdx(),
+                           o.getRowwiseAttr()};
       });
 }
 
@@ -52,7 +55,7 @@ BagOperands bagops::mapBagOperands(const BagOperands &o, IRMapping &map) {
   return {get(o.table),        get(o.indices),      get(o.bags),
           get(o.numSegments),  get(o.defaultIndex), get(o.weights),
           o.staticNumSegments, o.staticDefault,     o.includeLastOffset,
-          get(o.paddingIdx)};
+          get(o.paddingIdx),   o.rowwise};
 }
 
 void bagops::materializeStatics(OpBuilder &b, Location loc, BagOperands &o) {
@@ -70,22 +73,36 @@ void bagops::materializeStatics(OpBuilder &b, Location loc, BagOperands &o) {
 
 Value bagops::createBagOp(OpBuilder &b, Location loc, Operation *like,
                           Reduction reduction, const BagOperands &o) {
-  return TypeSwitch<Operation *, Value>(like)
-      .Case([&](PackedOp) {
-        return PackedOp::create(b, loc, reduction, o.table, o.indices,
-                                o.paddingIdx, o.weights);
-      })
-      .Case([&](OffsetsOp) {
-        return OffsetsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                 o.includeLastOffset, o.defaultIndex,
-                                 o.staticDefault, o.paddingIdx, o.weights);
-      })
-      .Case([&](SegmentsOp) {
-        return SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
-                                  o.numSegments, o.staticNumSegments,
-                                  o.defaultIndex, o.staticDefault, o.paddingIdx,
-                                  o.weights);
-      });
+  Value result =
+      TypeSwitch<Operation *, Value>(like)
+          .Case([&](PackedOp) {
+            return PackedOp::create(b, loc, reduction, o.table, o.indices,
+                                    o.paddingIdx, o.weights, o.rowwise);
+          })
+          .Case([&](OffsetsOp) {
+            return OffsetsOp::create(b, loc, reduction, o.table, o.indices,
+                                     o.bags, o.includeLastOffset,
+                                     o.defaultIndex, o.staticDefault,
+                                     o.paddingIdx, o.weights, o.rowwise);
+          })
+          .Case([&](SegmentsOp) {
+            return SegmentsOp::create(b, loc, reduction, o.table, o.indices,
+                                      o.bags, o.numSegments,
+                                      o.staticNumSegments, o.defaultIndex,
+                                      o.staticDefault, o.paddingIdx, o.weights,
+                                      o.rowwise);
+          });
+  if (!o.rowwise)
+    return result;
+  // The inferred type of a quantized table's result is f32 with D known
+  // for 8-bit codes only: `like`'s result says D and f32 or f16.
+  auto likeType = cast<RankedTensorType>(like->getResult(0).getType());
+  auto inferred = cast<RankedTensorType>(result.getType());
+  int64_t columns = likeType.isDynamicDim(1) ? inferred.getDimSize(1)
+                                             : likeType.getDimSize(1);
+  result.setType(RankedTensorType::get({inferred.getDimSize(0), columns},
+                                       likeType.getElementType()));
+  return result;
 }
 
 Reduction bagops::getReduction(Operation *op) {

@@ -28,6 +28,8 @@ struct BagOperands {
   // The index skipped in every bag (a row number, like `default`: parts of
   // the op that keep whole rows keep it unchanged).
   Value paddingIdx;
+  // The code width of a row-wise quantized table, or null.
+  TypeAttr rowwise;
 };
 
 BagOperands getBagOperands(Operation *op);

@@ -15,6 +15,7 @@
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -183,11 +184,16 @@ struct FoldZeroBags : public OpRewritePattern<OpTy> {
     if (resultType.getDimSize(0) != 0 || !canDropChecks(op) ||
         !isPaddingCheckDroppable(op))
       return failure();
+    // The sizes the op reifies (a quantized row's length is not the
+    // table's).
+    ReifiedRankedShapedTypeDims shapes;
+    if (failed(op.reifyResultShapes(rewriter, shapes)))
+      return failure();
     SmallVector<Value> dynamicSizes;
     for (int64_t dim = 1, e = resultType.getRank(); dim < e; ++dim)
       if (resultType.isDynamicDim(dim))
-        dynamicSizes.push_back(
-            tensor::DimOp::create(rewriter, op.getLoc(), op.getTable(), dim));
+        dynamicSizes.push_back(getValueOrCreateConstantIndexOp(
+            rewriter, op.getLoc(), shapes[0][dim]));
     rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, resultType, dynamicSizes);
     return success();
   }
@@ -361,7 +367,8 @@ struct OffsetsToPacked : public OpRewritePattern<OffsetsOp> {
     Value weights = toBags(op.getWeights());
     rewriter.replaceOpWithNewOp<PackedOp>(op, op.getResultType(),
                                           op.getReductionAttr(), op.getTable(),
-                                          indices, op.getPaddingIdx(), weights);
+                                          indices, op.getPaddingIdx(), weights,
+                                          op.getRowwiseAttr());
     return success();
   }
 };

@@ -31,6 +31,32 @@ static RankedTensorType getBagResultType(RankedTensorType tableType,
   return RankedTensorType::get(shape, tableType.getElementType());
 }
 
+/// The bytes after the codes of a row-wise quantized row: an f32 scale and
+/// bias for 8-bit codes, an f16 scale and bias for narrower ones.
+static int64_t getRowwiseTailBytes(unsigned bits) { return bits == 8 ? 8 : 4; }
+
+/// The result type of a bag op on a row-wise quantized table of `bits`-bit
+/// codes: `[batch, D]` of f32. D follows from the row's bytes for 8-bit
+/// codes only (a row of n bytes holds 2n - 1 or 2n 4-bit codes); the
+/// declared type gives it otherwise, and may say f16.
+static RankedTensorType getRowwiseResultType(RankedTensorType tableType,
+                                             unsigned bits, int64_t batch) {
+  int64_t columns = ShapedType::kDynamic;
+  if (bits == 8 && tableType.getRank() == 2 && !tableType.isDynamicDim(1))
+    columns = std::max<int64_t>(tableType.getDimSize(1) - 8, 0);
+  return RankedTensorType::get({batch, columns},
+                               Float32Type::get(tableType.getContext()));
+}
+
+/// The result type inferred from the operands and attributes.
+static RankedTensorType inferBagResultType(RankedTensorType tableType,
+                                           TypeAttr rowwise, int64_t batch) {
+  if (rowwise)
+    return getRowwiseResultType(
+        tableType, rowwise.getValue().getIntOrFloatBitWidth(), batch);
+  return getBagResultType(tableType, batch);
+}
+
 static int64_t getDimOrDynamic(Type type, unsigned dim) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
   if (!tensorType || tensorType.getRank() <= dim)
@@ -61,8 +87,13 @@ static bool areCompatibleBagResultTypes(TypeRange inferred, TypeRange actual) {
     return false;
   auto lhs = dyn_cast<RankedTensorType>(inferred.front());
   auto rhs = dyn_cast<RankedTensorType>(actual.front());
-  return lhs && rhs && lhs.getElementType() == rhs.getElementType() &&
-         succeeded(verifyCompatibleShape(lhs, rhs));
+  if (!lhs || !rhs || failed(verifyCompatibleShape(lhs, rhs)))
+    return false;
+  // The f32 inferred for a quantized table may be declared f16; the
+  // verifier checks that only quantized tables have a result type other
+  // than their element type.
+  return lhs.getElementType() == rhs.getElementType() ||
+         (lhs.getElementType().isF32() && rhs.getElementType().isF16());
 }
 
 static std::string formatDim(int64_t dim) {
@@ -120,18 +151,72 @@ static LogicalResult verifyDefaultIndex(Operation *op, Value defaultIndex,
   return success();
 }
 
+/// Checks a row-wise quantized table against the result: a 2-D table of
+/// bytes, a 2-D result of f32 or f16, and rows of exactly the bytes the
+/// result's D codes and the scale and bias take.
+static LogicalResult verifyRowwise(Operation *op, TypeAttr rowwise,
+                                   RankedTensorType tableType,
+                                   RankedTensorType resultType) {
+  unsigned bits = rowwise.getValue().getIntOrFloatBitWidth();
+  auto byteType = dyn_cast<IntegerType>(tableType.getElementType());
+  if (tableType.getRank() != 2 || !byteType || byteType.getWidth() != 8 ||
+      byteType.isSigned())
+    return op->emitOpError()
+           << "a rowwise(i" << bits
+           << ") table must be a 2-D tensor of ui8 or i8 bytes, but got "
+           << tableType;
+  Type resultElement = resultType.getElementType();
+  if (resultType.getRank() != 2 || !(resultElement.isF32() || resultElement.isF16()))
+    return op->emitOpError()
+           << "the result of a rowwise(i" << bits
+           << ") table must be a 2-D tensor of f32 or f16, but got "
+           << resultType;
+  int64_t columns = resultType.getDimSize(1);
+  int64_t rowBytes = tableType.getDimSize(1);
+  int64_t tail = getRowwiseTailBytes(bits);
+  if (bits != 8 && ShapedType::isDynamic(columns))
+    return op->emitOpError()
+           << "the result of a rowwise(i" << bits
+           << ") table needs a static dimension 1: a row of n bytes holds "
+              "more than one possible number of "
+           << bits << "-bit codes";
+  if (ShapedType::isDynamic(rowBytes)) 
+    return success();
+  if (ShapedType::isDynamic(columns)) {
+    if (rowBytes < tail)
+      return op->emitOpError()
+             << "a rowwise(i8) table row needs at least 8 bytes (the f32 "
+                "scale and bias), but table dimension 1 is "
+             << rowBytes;
+    return success();
+  }
+  int64_t expected = llvm::divideCeil(columns * bits, 8) + tail;
+  if (rowBytes != expected)
+    return op->emitOpError()
+           << "a rowwise(i" << bits << ") row of " << columns
+           << " columns takes " << expected << " bytes ("
+           << llvm::divideCeil(columns * bits, 8) << " of codes, " << tail
+           << " of " << (bits == 8 ? "f32" : "f16")
+           << " scale and bias), but table dimension 1 is " << rowBytes;
+  return success();
+}
+
 /// Checks the rules every bag op shares: weights, reduction and the result
 /// type against `inferredType`.
 static LogicalResult
 verifyBagOpCommon(Operation *op, Reduction reduction,
                   RankedTensorType tableType, Value indices, Value weights,
                   RankedTensorType resultType, RankedTensorType inferredType,
-                  StringRef batchSource) {
+                  StringRef batchSource, TypeAttr rowwise) {
   auto indicesType = cast<RankedTensorType>(indices.getType());
+  if (rowwise && failed(verifyRowwise(op, rowwise, tableType, resultType)))
+    return failure();
+  // The values the bags reduce: the table's, or the dequantized rows'.
+  Type valueType =
+      rowwise ? resultType.getElementType() : tableType.getElementType();
 
   // A square root of an integer count has no integer result worth having.
-  if (reduction == Reduction::sqrtn &&
-      !isa<FloatType>(tableType.getElementType()))
+  if (reduction == Reduction::sqrtn && !isa<FloatType>(valueType))
     return op->emitOpError()
            << "the 'sqrtn' reduction needs a float element type, but the "
               "table has "
@@ -146,10 +231,11 @@ verifyBagOpCommon(Operation *op, Reduction reduction,
                 "reductions, not with '"
              << stringifyReduction(reduction) << "'";
     auto weightsType = cast<RankedTensorType>(weights.getType());
-    if (weightsType.getElementType() != tableType.getElementType())
-      return op->emitOpError() << "weights must have the table element type "
-                               << tableType.getElementType() << ", but got "
-                               << weightsType.getElementType();
+    if (weightsType.getElementType() != valueType)
+      return op->emitOpError()
+             << "weights must have the " << (rowwise ? "result" : "table")
+             << " element type " << valueType << ", but got "
+             << weightsType.getElementType();
     if (weightsType.getRank() != indicesType.getRank())
       return op->emitOpError() << "weights must have the shape of indices "
                                << indicesType << ", but got " << weightsType;
@@ -163,7 +249,7 @@ verifyBagOpCommon(Operation *op, Reduction reduction,
     }
   }
 
-  if (resultType.getElementType() != tableType.getElementType())
+  if (!rowwise && resultType.getElementType() != tableType.getElementType())
     return op->emitOpError()
            << "result element type " << resultType.getElementType()
            << " must be the table element type " << tableType.getElementType();
@@ -178,7 +264,9 @@ verifyBagOpCommon(Operation *op, Reduction reduction,
       resultBatch != batch)
     return op->emitOpError() << "result dimension 0 is " << resultBatch
                              << " but " << batchSource << " is " << batch;
-  for (int64_t dim = 1, e = resultType.getRank(); dim < e; ++dim) {
+  // A quantized row's length was checked against the result's above.
+  for (int64_t dim = 1, e = rowwise ? 1 : resultType.getRank(); dim < e;
+       ++dim) {
     int64_t r = resultType.getDimSize(dim);
     int64_t t = tableType.getDimSize(dim);
     if (!ShapedType::isDynamic(r) && !ShapedType::isDynamic(t) && r != t)
@@ -189,11 +277,26 @@ verifyBagOpCommon(Operation *op, Reduction reduction,
   return success();
 }
 
-/// Reifies `[batch] ++ table.shape[1:]`.
+/// Reifies `[batch] ++ table.shape[1:]`; for a quantized table `[batch, D]`,
+/// D static (the verifier asks it for 4- and 2-bit codes) or the row's
+/// bytes - 8.
 static void reifyBagResultShape(OpBuilder &b, Location loc, Value table,
-                                OpFoldResult batch,
+                                OpFoldResult batch, Value result,
+                                unsigned rowwiseBits,
                                 ReifiedRankedShapedTypeDims &shapes) {
   SmallVector<OpFoldResult> dims{batch};
+  if (rowwiseBits) {
+    auto resultType = cast<RankedTensorType>(result.getType());
+    if (!resultType.isDynamicDim(1))
+      dims.push_back(b.getIndexAttr(resultType.getDimSize(1)));
+    else
+      dims.push_back(
+          arith::SubIOp::create(b, loc, tensor::DimOp::create(b, loc, table, 1),
+                                arith::ConstantIndexOp::create(b, loc, 8))
+              .getResult());
+    shapes.push_back(std::move(dims));
+    return;
+  }
   auto tableType = cast<RankedTensorType>(table.getType());
   for (int64_t dim = 1, e = tableType.getRank(); dim < e; ++dim)
     dims.push_back(tensor::getMixedSize(b, loc, table, dim));
@@ -276,6 +379,31 @@ static void printOptionalDefault(OpAsmPrinter &printer, Operation *op,
   printer << ")";
 }
 
+/// Parses the optional clause `rowwise(i8)` (i4, i2): the code width, an
+/// integer type.
+static ParseResult parseRowwise(OpAsmParser &parser, TypeAttr &rowwise) {
+  if (failed(parser.parseOptionalKeyword("rowwise")))
+    return success();
+  Type type;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLParen() || parser.parseType(type) || parser.parseRParen())
+    return failure();
+  if (!type.isSignlessInteger(8) && !type.isSignlessInteger(4) &&
+      !type.isSignlessInteger(2))
+    return parser.emitError(loc)
+           << "rowwise(...) takes i8, i4 or i2 (the bits per code), but got "
+           << type;
+  rowwise = TypeAttr::get(type);
+  return success();
+}
+
+static void printRowwise(OpAsmPrinter &printer, Operation *, TypeAttr rowwise) {
+  if (!rowwise)
+    return;
+  // The format suppresses the space before this directive, as for default.
+  printer << " rowwise(" << rowwise.getValue() << ")";
+}
+
 //===----------------------------------------------------------------------===//
 // Speculation
 //===----------------------------------------------------------------------===//
@@ -304,8 +432,9 @@ LogicalResult PackedOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
   auto tableType = dyn_cast<RankedTensorType>(adaptor.getTable().getType());
   if (!tableType || tableType.getRank() < 1)
     return failure();
-  types.push_back(getBagResultType(
-      tableType, getDimOrDynamic(adaptor.getIndices().getType(), 0)));
+  types.push_back(
+      inferBagResultType(tableType, adaptor.getRowwiseAttr(),
+                         getDimOrDynamic(adaptor.getIndices().getType(), 0)));
   return success();
 }
 
@@ -322,8 +451,9 @@ LogicalResult PackedOp::verify() {
   return verifyBagOpCommon(
       *this, getReduction(), getTableType(), getIndices(), getWeights(),
       getResultType(),
-      getBagResultType(getTableType(), getIndicesType().getDimSize(0)),
-      "indices dimension 0 (batch)");
+      inferBagResultType(getTableType(), getRowwiseAttr(),
+                         getIndicesType().getDimSize(0)),
+      "indices dimension 0 (batch)", getRowwiseAttr());
 }
 
 LogicalResult
@@ -331,7 +461,7 @@ PackedOp::reifyResultShapes(OpBuilder &b,
                             ReifiedRankedShapedTypeDims &reifiedShapes) {
   reifyBagResultShape(b, getLoc(), getTable(),
                       tensor::getMixedSize(b, getLoc(), getIndices(), 0),
-                      reifiedShapes);
+                      getResult(), getRowwiseBits(), reifiedShapes);
   return success();
 }
 
@@ -346,8 +476,8 @@ LogicalResult OffsetsOp::inferReturnTypes(MLIRContext *,
   auto tableType = dyn_cast<RankedTensorType>(adaptor.getTable().getType());
   if (!tableType || tableType.getRank() < 1)
     return failure();
-  types.push_back(getBagResultType(
-      tableType,
+  types.push_back(inferBagResultType(
+      tableType, adaptor.getRowwiseAttr(),
       getOffsetsBatch(getDimOrDynamic(adaptor.getOffsets().getType(), 0),
                       static_cast<bool>(adaptor.getIncludeLastOffset()))));
   return success();
@@ -377,10 +507,11 @@ LogicalResult OffsetsOp::verify() {
   return verifyBagOpCommon(
       *this, getReduction(), getTableType(), getIndices(), getWeights(),
       getResultType(),
-      getBagResultType(getTableType(),
-                       getOffsetsBatch(numOffsets, getIncludeLastOffset())),
+      inferBagResultType(getTableType(), getRowwiseAttr(),
+                         getOffsetsBatch(numOffsets, getIncludeLastOffset())),
       getIncludeLastOffset() ? "the number of offsets - 1 (batch)"
-                             : "the number of offsets (batch)");
+                             : "the number of offsets (batch)",
+      getRowwiseAttr());
 }
 
 LogicalResult
@@ -404,7 +535,8 @@ OffsetsOp::reifyResultShapes(OpBuilder &b,
           arith::ConstantIndexOp::create(b, loc, 0));
     batch = len;
   }
-  reifyBagResultShape(b, getLoc(), getTable(), batch, reifiedShapes);
+  reifyBagResultShape(b, getLoc(), getTable(), batch, getResult(),
+                      getRowwiseBits(), reifiedShapes);
   return success();
 }
 
@@ -419,8 +551,9 @@ LogicalResult SegmentsOp::inferReturnTypes(MLIRContext *,
   auto tableType = dyn_cast<RankedTensorType>(adaptor.getTable().getType());
   if (!tableType || tableType.getRank() < 1)
     return failure();
-  types.push_back(getBagResultType(
-      tableType, getSegmentsBatch(adaptor.getStaticNumSegmentsAttr())));
+  types.push_back(
+      inferBagResultType(tableType, adaptor.getRowwiseAttr(),
+                         getSegmentsBatch(adaptor.getStaticNumSegmentsAttr())));
   return success();
 }
 
@@ -459,8 +592,9 @@ LogicalResult SegmentsOp::verify() {
   return verifyBagOpCommon(
       *this, getReduction(), getTableType(), getIndices(), getWeights(),
       getResultType(),
-      getBagResultType(getTableType(), getSegmentsBatch(staticNumSegments)),
-      "the static num_segments");
+      inferBagResultType(getTableType(), getRowwiseAttr(),
+                         getSegmentsBatch(staticNumSegments)),
+      "the static num_segments", getRowwiseAttr());
 }
 
 LogicalResult
@@ -477,7 +611,8 @@ SegmentsOp::reifyResultShapes(OpBuilder &b,
     batch =
         arith::IndexCastOp::create(b, loc, b.getIndexType(), getNumSegments())
             .getResult();
-  reifyBagResultShape(b, loc, getTable(), batch, reifiedShapes);
+  reifyBagResultShape(b, loc, getTable(), batch, getResult(), getRowwiseBits(),
+                      reifiedShapes);
   return success();
 }
 

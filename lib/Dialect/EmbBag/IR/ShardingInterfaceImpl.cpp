@@ -14,7 +14,8 @@
 //             bags.
 // The index-like operands stay replicated, except the indices and weights of
 // embbag.packed for bag splits (split on dim 0 like the result).
-// include_last_offset and padding_idx are refused by every split.
+// include_last_offset, padding_idx and row-wise quantized tables are
+// refused by every split.
 //
 //===----------------------------------------------------------------------===//
 
@@ -609,6 +610,11 @@ struct BagShardingModel
     // for `mean` (and tell an empty bag from a bag of padding); not taught.
     if (getBagOperands(op).paddingIdx)
       return op->emitOpError("sharding does not support padding_idx");
+    // The splits slice tables by columns and rebuild results of the table's
+    // element type; quantized rows are not taught to them.
+    if (getBagOperands(op).rowwise)
+      return op->emitOpError(
+          "sharding does not support row-wise quantized tables");
     Sharding table = operandShardings[0], result = resultShardings[0];
     FailureOr<Split> split = classify(op, table, result);
     if (failed(split) ||

@@ -17,7 +17,8 @@
 //                      tile's last bag;
 //            segments: the tile's segments, plus one extra segment for the
 //                      other ids, dropped; invalid ids stay invalid.
-// Every tile keeps `padding_idx` as it is (BagOperands carries it).
+// Every tile keeps `padding_idx` as it is (BagOperands carries it). A
+// row-wise quantized table is tiled over bags only.
 // A contract violation of the whole op stays one of some tile, so the
 // checked lowering still stops the program (docs/EmbBag/Bufferization.md).
 //
@@ -206,6 +207,12 @@ static FailureOr<TilingResult> tileBagOp(OpBuilder &b, Operation *op,
   SmallVector<Operation *> slices;
   if (!coversAllColumns(offsets.drop_front(), sizes.drop_front(),
                         ArrayRef(loopSizes).drop_front())) {
+    // A quantized row's codes are followed by its scale and bias: a part of
+    // its columns is no table of the same layout.
+    if (o.rowwise)
+      return op->emitOpError()
+             << "cannot be tiled over the columns of a row-wise quantized "
+                "table; tile its bags only (tile size 0 for dimension 1)";
     o.table =
         sliceColumns(b, loc, o.table, offsets.drop_front(), sizes.drop_front());
     slices.push_back(o.table.getDefiningOp());

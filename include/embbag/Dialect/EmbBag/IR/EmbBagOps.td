@@ -32,6 +32,13 @@ def EmbBag_TableTensor
 
 def EmbBag_ElementTensor : RankedTensorOf<[EmbBag_Element]>;
 
+// The code width of a row-wise quantized table (`rowwise(i8)`, `rowwise(i4)`,
+// `rowwise(i2)`): a type attribute holding i8, i4 or i2.
+def EmbBag_RowwiseAttr
+    : TypeAttrOf<AnyTypeOf<[I8, I<4>, I<2>], "i8, i4 or i2">> {
+  let summary = "the code width of a row-wise quantized table";
+}
+
 // T_IND: the type of every index-like operand of an op (one type per op).
 def EmbBag_IndexScalar : AnyTypeOf<[I32, I64], "i32 or i64">;
 def EmbBag_IndexTensor : RankedTensorOf<[I32, I64]>;
@@ -75,6 +82,19 @@ class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
     bool isMax() { return getReduction() == ::mlir::embbag::Reduction::max; }
     bool isSqrtn() {
       return getReduction() == ::mlir::embbag::Reduction::sqrtn;
+    }
+    /// The bits per code of a row-wise quantized table (8, 4 or 2); 0 for a
+    /// table of values.
+    unsigned getRowwiseBits() {
+      if (::mlir::TypeAttr attr = getRowwiseAttr())
+        return attr.getValue().getIntOrFloatBitWidth();
+      return 0;
+    }
+    /// The type of the values the bags reduce: the table's element type, or
+    /// for a quantized table the result's (f32 or f16).
+    ::mlir::Type getValueElementType() {
+      return getRowwiseBits() ? getResultType().getElementType()
+                              : getTableType().getElementType();
     }
   }];
 
@@ -152,18 +172,38 @@ def EmbBag_PackedOp : EmbBag_BagOp<"packed", [AttrSizedOperandSegments]> {
     %4 = embbag.packed mean %table[%indices] padding_idx(%p)
            : (tensor<5x2xf32>, tensor<3x2xi32>, i32) -> tensor<3x2xf32>
     ```
+
+    With `rowwise(i8)`, `rowwise(i4)` or `rowwise(i2)` the table is row-wise
+    quantized in PyTorch's and FBGEMM's layout (`embedding_bag_byte_prepack`,
+    `embedding_bag_4bit_prepack`): a 2-D tensor of `ui8` (or `i8`) bytes, one
+    row per embedding. `rowwise(i8)`: a row of `D` result columns is `D + 8`
+    bytes, `D` codes then an f32 scale and an f32 bias (little endian).
+    `rowwise(i4)` / `rowwise(i2)`: `ceil(D * bits / 8) + 4` bytes, the codes
+    packed lowest bits first, then an f16 scale and an f16 bias; `D` is the
+    result's dimension 1, which must then be static. Row value `c` is
+    `code[c] * scale + bias`, the codes unsigned whatever the byte type. The
+    result is `f32` or `f16` and the bag is reduced in f32 (rounded once for
+    f16); weights have the result's element type. Every reduction, the
+    default row and padding act on the dequantized rows:
+
+    ```mlir
+    %5 = embbag.packed sum %qtable[%indices] rowwise(i4)
+           : (tensor<1000x36xui8>, tensor<3x2xi32>) -> tensor<3x64xf32>
+    ```
   }];
 
   let arguments = (ins EmbBag_ReductionAttr:$reduction,
                        EmbBag_TableTensor:$table,
                        EmbBag_IndexTensor:$indices,
                        Optional<EmbBag_IndexScalar>:$padding_idx,
-                       Optional<EmbBag_ElementTensor>:$weights);
+                       Optional<EmbBag_ElementTensor>:$weights,
+                       OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
 
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]`
     (`padding_idx` `(` $padding_idx^ `)`)?
     (`weights` `(` $weights^ `)`)?
+    `` custom<Rowwise>($rowwise)
     attr-dict `:` functional-type(operands, results)
   }];
 
@@ -229,6 +269,16 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
            : (tensor<5x2xf32>, tensor<4xi32>, tensor<3xi32>, i32, i32,
               tensor<4xf32>) -> tensor<3x2xf32>
     ```
+
+    With `rowwise(i8 | i4 | i2)` the table is row-wise quantized, as in
+    `embbag.packed` (PyTorch's `embedding_bag_byte_rowwise_offsets` and
+    `embedding_bag_4bit_rowwise_offsets`):
+
+    ```mlir
+    %5 = embbag.offsets max %qtable[%indices] offsets(%offsets) rowwise(i8)
+           : (tensor<1000x72xui8>, tensor<?xi64>, tensor<?xi64>)
+           -> tensor<?x64xf32>
+    ```
   }];
 
   let arguments = (ins EmbBag_ReductionAttr:$reduction,
@@ -239,7 +289,8 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
                        Optional<EmbBag_IndexScalar>:$default_index,
                        OptionalAttr<I64Attr>:$static_default_index,
                        Optional<EmbBag_IndexScalar>:$padding_idx,
-                       Optional<EmbBag_ElementTensor>:$weights);
+                       Optional<EmbBag_ElementTensor>:$weights,
+                       OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
 
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `offsets` `(` $offsets `)`
@@ -247,6 +298,7 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
     `` custom<OptionalDefault>($default_index, $static_default_index)
     (`padding_idx` `(` $padding_idx^ `)`)?
     (`weights` `(` $weights^ `)`)?
+    `` custom<Rowwise>($rowwise)
     attr-dict `:` functional-type(operands, results)
   }];
 
@@ -298,6 +350,16 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
            : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32)
            -> tensor<3x2xf32>
     ```
+
+    With `rowwise(i8 | i4 | i2)` the table is row-wise quantized, as in
+    `embbag.packed`:
+
+    ```mlir
+    %2 = embbag.segments sum %qtable[%indices] segment_ids(%seg)
+           num_segments(3) rowwise(i2)
+           : (tensor<1000x20xui8>, tensor<4xi32>, tensor<4xi32>)
+           -> tensor<3x64xf16>
+    ```
   }];
 
   let arguments = (ins EmbBag_ReductionAttr:$reduction,
@@ -309,7 +371,8 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
                        Optional<EmbBag_IndexScalar>:$default_index,
                        OptionalAttr<I64Attr>:$static_default_index,
                        Optional<EmbBag_IndexScalar>:$padding_idx,
-                       Optional<EmbBag_ElementTensor>:$weights);
+                       Optional<EmbBag_ElementTensor>:$weights,
+                       OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
 
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `segment_ids` `(` $segment_ids `)`
@@ -317,6 +380,7 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
     `` custom<OptionalDefault>($default_index, $static_default_index)
     (`padding_idx` `(` $padding_idx^ `)`)?
     (`weights` `(` $weights^ `)`)?
+    `` custom<Rowwise>($rowwise)
     attr-dict `:` functional-type(operands, results)
   }];
 
