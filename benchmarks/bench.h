@@ -7,12 +7,38 @@
 #include <cstring>
 
 enum class Form { Offsets, Packed, Segments };
-enum class Mode { Sum, Wsum, Mean };
+enum class Mode { Sum, Wsum, Mean, Max };
 // The element type of the table, the weights and the result. f16 and bf16
-// are stored as 16-bit patterns, accumulated in f32 and rounded once.
-enum class DType { F32, F16, BF16 };
+// are stored as 16-bit patterns, accumulated in f32 and rounded once. Q8 and
+// Q4: a row-wise quantized table (embbag's rowwise(i8) / rowwise(i4),
+// PyTorch's and FBGEMM's layout, see quantScaleBias), whose weights and
+// result are f32.
+enum class DType { F32, F16, BF16, Q8, Q4 };
 
-inline int elemBytes(DType t) { return t == DType::F32 ? 4 : 2; }
+inline bool isQuantized(DType t) { return t == DType::Q8 || t == DType::Q4; }
+// The type of the weights and of the result.
+inline DType valueType(DType t) { return isQuantized(t) ? DType::F32 : t; }
+// Bytes of one weight or result element.
+inline int elemBytes(DType t) {
+  return t == DType::F16 || t == DType::BF16 ? 2 : 4;
+}
+// Bytes of the codes of a quantized row of `dim` values.
+inline int64_t quantCodeBytes(DType t, int64_t dim) {
+  return t == DType::Q8 ? dim : (dim + 1) / 2;
+}
+// Dimension 1 of the table: `dim` elements, or the bytes of a quantized row
+// (8-bit: dim codes, f32 scale, f32 bias; 4-bit: ceil(dim / 2) bytes of
+// codes, the lower nibble first, f16 scale, f16 bias).
+inline int64_t tableCols(DType t, int64_t dim) {
+  switch (t) {
+  case DType::Q8:
+    return dim + 8;
+  case DType::Q4:
+    return quantCodeBytes(t, dim) + 4;
+  default:
+    return dim;
+  }
+}
 
 // Conversions, rounding to nearest even (F16C for f16).
 inline float f16ToF32(uint16_t h) { return _cvtsh_ss(h); }
@@ -33,7 +59,30 @@ inline uint16_t f32ToBF16(float f) {
   u += 0x7fffu + ((u >> 16) & 1);
   return static_cast<uint16_t>(u >> 16);
 }
-// Element i of a buffer of type t, as f32; and the store of an f32.
+// A quantized row's scale and bias, after its codes.
+inline void quantScaleBias(DType t, const uint8_t *row, int64_t dim,
+                           float &scale, float &bias) {
+  const uint8_t *p = row + quantCodeBytes(t, dim);
+  if (t == DType::Q8) {
+    std::memcpy(&scale, p, 4);
+    std::memcpy(&bias, p + 4, 4);
+  } else {
+    uint16_t s, b;
+    std::memcpy(&s, p, 2);
+    std::memcpy(&b, p + 2, 2);
+    scale = _cvtsh_ss(s);
+    bias = _cvtsh_ss(b);
+  }
+}
+// The code of column d of a quantized row.
+inline int quantCode(DType t, const uint8_t *row, int64_t d) {
+  if (t == DType::Q8)
+    return row[d];
+  return (row[d / 2] >> (4 * (d % 2))) & 15;
+}
+
+// Element i of a buffer of weights or results of type t, as f32; and the
+// store of an f32 (quantized types: f32).
 inline float loadElem(DType t, const void *base, int64_t i) {
   switch (t) {
   case DType::F16:
@@ -70,6 +119,7 @@ struct Case {
   int idxBits; // 32 or 64: the type of indices, offsets and segment ids
   int64_t rows, dim, batch, bag;
   bool quick;
+  const char *f32Peer; // quantized tables: the f32 case of the same op
   void *checked;   // _mlir_ciface_<name>_chk
   void *unchecked; // _mlir_ciface_<name>_unc
   void *parallel;  // _mlir_ciface_<name>_par
@@ -82,26 +132,28 @@ struct Problem {
   Mode mode;
   DType dtype;
   int idxBits;
-  const void *table; // [rows, dim] of dtype, row-major
-  int64_t rows, dim;
+  const void *table; // [rows, tableCols(dtype, dim)] of dtype (quantized:
+                     // bytes), row-major
+  int64_t rows, dim; // dim: the values of a row (the result's columns)
   int64_t batch, bag, n; // n = batch * bag indices
   const void *indices;   // n entries (packed: [batch, bag] row-major)
   const void *offsets;   // offsets: batch entries; segments: n segment ids
-  const void *weights;   // n entries of dtype when mode == Wsum, else null
+  const void *weights;   // n entries of valueType(dtype) when mode == Wsum
 };
 
 // The reference: a plain scalar loop (scalar.cpp is compiled without
-// auto-vectorisation). Handles any segment ids, sorted or not. `out` is
-// [batch, dim] of the problem's dtype.
+// auto-vectorisation). Handles any segment ids, sorted or not, and
+// quantized tables. `out` is [batch, dim] of valueType(dtype).
 void scalarEmbBag(const Problem &p, void *out);
 
 // A contender written in C++: computes `out` ([batch, dim] of the problem's
-// dtype) from the problem.
+// valueType) from the problem.
 using EmbBagFn = void (*)(const Problem &p, void *out);
 
 // The hand-written kernels (hand_kernel.h): AVX2 (hand_avx2.cpp), and
 // AVX-512 (hand_avx512.cpp), which is null when that file was compiled
-// without AVX-512 (F, BW, VL); run it only where the CPU has them.
+// without AVX-512 (F, BW, VL); run it only where the CPU has them. Tables of
+// values only: there is no hand kernel for quantized tables.
 void avx2EmbBag(const Problem &p, void *out);
 EmbBagFn avx512Kernel();
 

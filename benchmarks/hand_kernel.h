@@ -9,12 +9,12 @@
 // row (the whole row in one pass up to 16 vectors, else chunks of 8 vectors
 // and a last one): the chunk's accumulators stay in registers across the
 // bag's indices, each row chunk is added with vaddps/vfmadd231ps from
-// memory, the last vector of a row whose length is not a multiple of the
-// vector length is read with a masked load, and the first chunk prefetches
-// every cache line of the row some indices ahead (the index list is one
-// array, so this runs across bag boundaries): by default as many as make
-// 16 KiB of rows, within [16, 128] (measured on Zen 3: 16 indices are too
-// few for rows of 64 bytes).
+// memory (max: vmaxps, from -inf), the last vector of a row whose length
+// is not a multiple of the vector length is read with a masked load, and
+// the first chunk prefetches every cache line of the row some indices
+// ahead (the index list is one array, so this runs across bag boundaries):
+// by default as many as make 16 KiB of rows, within [16, 128] (measured on
+// Zen 3: 16 indices are too few for rows of 64 bytes).
 #pragma once
 
 #include "bench.h"
@@ -22,6 +22,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +74,7 @@ struct Avx2 {
   static Vec add(Vec a, Vec b) { return _mm256_add_ps(a, b); }
   static Vec fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
   static Vec div(Vec a, Vec b) { return _mm256_div_ps(a, b); }
+  static Vec max(Vec a, Vec b) { return _mm256_max_ps(a, b); }
   // Lanes [0, n).
   static Mask tailMask(int n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(n),
@@ -156,6 +158,7 @@ struct Avx512 {
   static Vec add(Vec a, Vec b) { return _mm512_add_ps(a, b); }
   static Vec fmadd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
   static Vec div(Vec a, Vec b) { return _mm512_div_ps(a, b); }
+  static Vec max(Vec a, Vec b) { return _mm512_max_ps(a, b); }
   static Mask tailMask(int n) { return static_cast<Mask>((1u << n) - 1); }
 };
 
@@ -268,10 +271,12 @@ void handChunk(const Problem &p, const int64_t *starts, int64_t bagBegin,
   const typename I::Mask tail = I::tailMask(static_cast<int>(dim % kL));
   for (int64_t b = bagBegin; b < bagEnd; ++b) {
     const int64_t begin = starts[b], end = starts[b + 1];
+    // max starts from -inf (and leaves an empty bag zeros, below).
+    const Vec init = M == Mode::Max ? I::set1(-INFINITY) : I::zero();
     Vec acc[NV];
 #pragma GCC unroll 16
     for (int v = 0; v < NV; ++v)
-      acc[v] = I::zero();
+      acc[v] = init;
     for (int64_t j = begin; j < end; ++j) {
       if (PF && j + distance < n) {
         const char *next = reinterpret_cast<const char *>(
@@ -290,6 +295,10 @@ void handChunk(const Problem &p, const int64_t *starts, int64_t bagBegin,
         for (int v = 0; v < NV; ++v)
           acc[v] =
               I::fmadd(loadVector<I, S, NV, TAIL>(row, v, tail), wv, acc[v]);
+      } else if constexpr (M == Mode::Max) {
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v)
+          acc[v] = I::max(acc[v], loadVector<I, S, NV, TAIL>(row, v, tail));
       } else {
 #pragma GCC unroll 16
         for (int v = 0; v < NV; ++v)
@@ -302,6 +311,13 @@ void handChunk(const Problem &p, const int64_t *starts, int64_t bagBegin,
 #pragma GCC unroll 16
       for (int v = 0; v < NV; ++v)
         acc[v] = I::div(acc[v], d);
+    }
+    if constexpr (M == Mode::Max) {
+      if (end == begin) {
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v)
+          acc[v] = I::zero();
+      }
     }
     T *dst = out + b * dim + col;
 #pragma GCC unroll 16
@@ -394,6 +410,8 @@ void handEmbBagTyped(const Problem &p, void *out) {
       return pickChunk<I, E, Mode::Wsum, IT>(nv, tail, prefetch);
     case Mode::Mean:
       return pickChunk<I, E, Mode::Mean, IT>(nv, tail, prefetch);
+    case Mode::Max:
+      return pickChunk<I, E, Mode::Max, IT>(nv, tail, prefetch);
     }
     std::abort();
   };
@@ -435,7 +453,8 @@ void handEmbBagElem(const Problem &p, void *out) {
     handEmbBagTyped<I, E, int32_t>(p, out);
 }
 
-// The kernel of ISA I on any problem.
+// The kernel of ISA I on any problem on a table of values (the harness
+// runs no hand kernel on quantized tables).
 template <typename I> void handEmbBag(const Problem &p, void *out) {
   switch (p.dtype) {
   case DType::F32:
@@ -444,7 +463,12 @@ template <typename I> void handEmbBag(const Problem &p, void *out) {
     return handEmbBagElem<I, F16>(p, out);
   case DType::BF16:
     return handEmbBagElem<I, BF16>(p, out);
+  case DType::Q8:
+  case DType::Q4:
+    break;
   }
+  std::fprintf(stderr, "hand kernel: no quantized tables\n");
+  std::abort();
 }
 
 } // namespace

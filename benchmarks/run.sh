@@ -7,8 +7,10 @@
 #                     [--budget SECONDS] [--prefetch N]
 #
 #   --quick       a subset of the cases, shorter timing
-#   --with-torch  also time torch.nn.functional.embedding_bag (installs
-#                 Debian's python3-torch when it is missing)
+#   --with-torch  also time torch.nn.functional.embedding_bag, and torch's
+#                 quantized embedding_bag_{byte,4bit}_rowwise_offsets on the
+#                 quantized tables (installs Debian's python3-torch when it
+#                 is missing)
 #   --no-build    use the embbag-opt already built in $BUILD_DIR
 #   --only S      only the cases whose name contains S (e.g. c1_offsets)
 #   --budget S    seconds of timing per case (default 1.5, quick 0.5)
@@ -67,7 +69,9 @@ EMBBAG_OPT="$BUILD_DIR/bin/embbag-opt"
 
 mkdir -p "$OUT"
 log "generating kernels in $OUT"
-python3 "$BENCH/gen_kernels.py" "$OUT"
+# Only the cases --quick / --only select (and the f32 cases of the selected
+# quantized ones) are generated and lowered.
+python3 "$BENCH/gen_kernels.py" "$OUT" "${bench_args[@]}"
 
 # The CPU and ISA everything is compiled for. The ISA is the one GCC
 # targets with those flags; embbag's target=host asks LLVM the same of the
@@ -161,7 +165,7 @@ if ((torch)); then
   # The parallel kernels too, on libomp, in torch's process (libgomp).
   g++ -shared "$OUT/kernels_par.full.o" -o "$OUT/libkernels_par.so" \
     -L"$LLVM_LIB" -lomp -Wl,-rpath,"$LLVM_LIB"
-  log "timing torch.nn.functional.embedding_bag (and embbag beside it)"
+  log "timing torch.nn.functional.embedding_bag and torch's quantized ops (and embbag beside them)"
   # torch's libgomp workers spin after each of torch's parallel regions
   # (OMP_WAIT_POLICY unset: active), on the core the parallel embbag kernel
   # called next needs; passive makes them sleep, as embbag's libomp workers

@@ -27,6 +27,14 @@ torch has no segments op: for segments cases (sorted ids, fixed-length
 bags) it runs the equivalent offsets call. torch 1.13's embedding_bag takes
 no bf16 table on the CPU: bf16 cases print nothing.
 
+Row-wise quantized tables (dtype q8, q4; the same bytes as bench.cpp's,
+built with numpy) run torch's own quantized ops,
+torch.ops.quantized.embedding_bag_byte_rowwise_offsets and
+embedding_bag_4bit_rowwise_offsets, on the same table, indices, offsets
+and f32 weights. Where torch's result is not the op's (Debian's torch 1.13,
+built without FBGEMM, ignores `mode` and sums: max), the case's lines say
+"n/a" instead of a time.
+
 Usage: torch_bench.py CASES.TSV DIR [--kernels LIB] [--par-kernels LIB]
                       [--libomp LIBOMP.SO] [--quick] [--only S] [--budget SECONDS]
 """
@@ -63,6 +71,42 @@ def table_values(rows, dim, dtype=np.float32):
         out[start:start + len(i)] = (h >> np.uint64(8)).astype(np.float32) \
             * np.float32(2.0 ** -24) - np.float32(0.5)
     return out.reshape(rows, dim)
+
+
+def hash_bytes(pos):
+    """bench.cpp's hashByte: the top byte of (pos * 2654435761) mod 2^32."""
+    return ((pos * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF)) \
+        >> np.uint64(24)
+
+
+def quantized_table(rows, dim, dtype):
+    """bench.cpp's fillQuantized: a row-wise quantized table in PyTorch's
+    layout (q8: dim codes, f32 scale, f32 bias; q4: the codes two to a byte,
+    lower nibble first, f16 scale, f16 bias), 2 MiB aligned, as uint8."""
+    codes = dim if dtype == "q8" else (dim + 1) // 2
+    cols = codes + (8 if dtype == "q8" else 4)
+    out = aligned_empty(rows * cols, np.uint8).reshape(rows, cols)
+    step = 1 << 16
+    for r0 in range(0, rows, step):
+        r = np.arange(r0, min(r0 + step, rows), dtype=np.uint64)
+        base = r * np.uint64(cols)
+        pos = base[:, None] + np.arange(codes, dtype=np.uint64)[None, :]
+        block = out[r0:r0 + len(r)]
+        block[:, :codes] = hash_bytes(pos).astype(np.uint8)
+        steps = (np.uint64(256) + hash_bytes(base + np.uint64(codes))) \
+            .astype(np.float32)
+        bias = -hash_bytes(base + np.uint64(codes + 1)).astype(np.float32) \
+            * np.float32(2.0 ** -9)
+        if dtype == "q8":
+            scale = steps * np.float32(2.0 ** -18)
+            block[:, codes:codes + 4] = scale.view(np.uint8).reshape(-1, 4)
+            block[:, codes + 4:] = bias.view(np.uint8).reshape(-1, 4)
+        else:
+            scale = (steps * np.float32(2.0 ** -14)).astype(np.float16)
+            block[:, codes:codes + 2] = scale.view(np.uint8).reshape(-1, 2)
+            block[:, codes + 2:] = bias.astype(np.float16) \
+                .view(np.uint8).reshape(-1, 2)
+    return out
 
 
 def descriptor(array):
@@ -124,6 +168,9 @@ def main():
             print(f"torch_bench: {name}: no bf16 embedding_bag in torch "
                   f"{torch.__version__}", file=sys.stderr)
             continue
+        quantized = dtype in ("q8", "q4")
+        # The weights' and the result's type (quantized tables: f32).
+        vtype = "f32" if quantized else dtype
         np_dtype = np.float16 if dtype == "f16" else np.float32
         tol = 2.0 ** -10 if dtype == "f16" else 1e-4
         rows, dim, batch, bag = (int(c[k]) for k in ("rows", "dim", "batch", "bag"))
@@ -132,12 +179,13 @@ def main():
         itype = np.int32 if bits == 32 else np.int64
         if (rows, dim, dtype) not in tables:
             tables[(rows, dim, dtype)] = torch.from_numpy(
-                table_values(rows, dim, np_dtype))
+                quantized_table(rows, dim, dtype) if quantized
+                else table_values(rows, dim, np_dtype))
         table = tables[(rows, dim, dtype)]
         base = os.path.join(args.dir, f"{cfg}_i{bits}")
         idx = np.fromfile(base + ".idx", dtype=itype).reshape(sets, n)
         offsets = torch.from_numpy(np.fromfile(base + ".off", dtype=itype))
-        weights = np.fromfile(os.path.join(args.dir, f"{cfg}_{dtype}.w"),
+        weights = np.fromfile(os.path.join(args.dir, f"{cfg}_{vtype}.w"),
                               dtype=np.float32).reshape(sets, n)
         weights = weights.astype(np_dtype)
         ref = np.fromfile(os.path.join(args.dir, f"{name}.ref"),
@@ -170,7 +218,7 @@ def main():
                 descs = [descriptor(a) for a in arrays]
                 embbag_calls.append(
                     (arrays, descs, [ctypes.byref(d) for d in descs]))
-            tmode = "mean" if mode == "mean" else "sum"
+            tmode = "sum" if mode == "wsum" else mode
             if form == "packed":
                 ind = ind.view(batch, bag)
                 if w is not None:
@@ -180,8 +228,20 @@ def main():
                 off = offsets
             calls.append((ind, off, w, tmode))
 
+        quantized_op = {
+            "q8": torch.ops.quantized.embedding_bag_byte_rowwise_offsets,
+            "q4": torch.ops.quantized.embedding_bag_4bit_rowwise_offsets,
+        }.get(dtype)
+        mode_number = {"sum": 0, "mean": 1, "max": 2}
+
         def run(s):
             ind, off, w, tmode = calls[s]
+            if quantized_op is not None:
+                # weight, indices, offsets, scale_grad_by_freq, mode,
+                # pruned_weights, per_sample_weights,
+                # compressed_indices_mapping, include_last_offset
+                return quantized_op(table, ind, off, False,
+                                    mode_number[tmode], False, w, None, False)
             return F.embedding_bag(ind, table, off, mode=tmode,
                                    per_sample_weights=w)
 
@@ -201,19 +261,37 @@ def main():
         embbag_fn, run_embbag = kernel(kernels, "chk")
         par_fn, run_par = kernel(par_kernels, "par")
 
-        def check(who, got):
+        def mismatch(who, got):
+            """None when `got` is the reference, else the first difference."""
             got = got.astype(np.float32)
             bad = ~(np.abs(got - ref) <= tol * (1 + np.abs(ref)))
-            if bad.any():
-                b, d = np.argwhere(bad)[0]
-                sys.exit(f"torch_bench: MISMATCH: {who} on case {name} (index "
-                         f"set 0) at [bag {b}, col {d}]: got {got[b, d]!r}, "
-                         f"expected {ref[b, d]!r} (scalar reference)")
+            if not bad.any():
+                return None
+            b, d = np.argwhere(bad)[0]
+            return (f"{who} on case {name} (index set 0) at [bag {b}, col "
+                    f"{d}]: got {got[b, d]!r}, expected {ref[b, d]!r} "
+                    f"(scalar reference)")
+
+        def check(who, got):
+            error = mismatch(who, got)
+            if error:
+                sys.exit(f"torch_bench: MISMATCH: {error}")
 
         def median(times):
             return sorted(times)[len(times) // 2] * 1e3
 
         with torch.no_grad():
+            if quantized_op is not None and mode != "sum" and mode != "wsum":
+                # torch 1.13 without FBGEMM ignores `mode` (sums): no time.
+                error = mismatch(f"torch's quantized op (mode {mode})",
+                                 run(0).numpy())
+                if error:
+                    print(f"torch_bench: {name}: n/a, torch "
+                          f"{torch.__version__} does not compute it: {error}",
+                          file=sys.stderr)
+                    for threads in (1, 2):
+                        print(f"{name}\t{threads}\tn/a\t-\t-", flush=True)
+                    continue
             check("torch", run(0).numpy())
             if embbag_fn:
                 check("embbag (through ctypes)", run_embbag(0))
