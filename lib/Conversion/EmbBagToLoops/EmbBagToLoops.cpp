@@ -50,6 +50,30 @@ LogicalResult normalize(ImplicitLocOpBuilder &b, SegmentsOp op,
   return normalizeSegments(b, op, checks, p);
 }
 
+/// The table as the kernel's shape sees it: [num_emb, row] of the values
+/// the bags reduce, for a quantized table [num_emb, D] of its result type.
+template <typename OpTy> RankedTensorType getValuesType(OpTy op) {
+  if (!op.getRowwiseBits())
+    return op.getTableType();
+  return RankedTensorType::get({op.getTableType().getDimSize(0),
+                                op.getResultType().getDimSize(1)},
+                               op.getValueElementType());
+}
+
+/// A vector of narrow codes must start on a byte: vectors of fewer lanes
+/// than a byte's codes (vector-bits=64 with 2-bit codes) would not.
+template <typename OpTy>
+LogicalResult checkQuantizedShape(OpTy op, const KernelShape &shape) {
+  unsigned bits = op.getRowwiseBits();
+  if (!bits || shape.lanes * bits % 8 == 0 ||
+      (!ShapedType::isDynamic(shape.rowLength) &&
+       shape.rowLength <= shape.lanes))
+    return success();
+  return op.emitOpError() << "rowwise(i" << bits << ") needs vectors of at "
+                          << 8 / bits << " lanes or more, but got "
+                          << shape.lanes << "; raise vector-bits";
+}
+
 template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
   BagOpLowering(MLIRContext *ctx, const ConvertEmbBagToLoopsOptions &options,
                 FailureOr<TargetInfo> target)
@@ -67,7 +91,10 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
     p.mean = op.isMean();
     p.max = op.isMax();
     p.sqrtn = op.isSqrtn();
-    p.isUnsigned = isUnsignedElement(op.getTableType());
+    p.rowwiseBits = op.getRowwiseBits();
+    p.valueType = op.getValueElementType();
+    // A quantized table's values are floats, whatever its bytes' type.
+    p.isUnsigned = !p.rowwiseBits && isUnsignedElement(op.getTableType());
     // The checks compare vectors of the kernel's width.
     RuntimeChecks checks;
     checks.enabled = options.checks;
@@ -75,8 +102,11 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
                                            : target->vectorBits;
     if (failed(normalize(b, op, checks, p)))
       return failure();
-    KernelShape shape = chooseShape(
-        op.getTableType(), static_cast<bool>(p.weights), options, *target);
+    KernelShape shape = chooseShape(getValuesType(op),
+                                    static_cast<bool>(p.weights), options,
+                                    *target);
+    if (failed(checkQuantizedShape(op, shape)))
+      return failure();
     Value result = buildKernel(b, p, shape);
     rewriter.replaceOp(op, unflattenResult(b, result, op.getResultType(),
                                            op.getTable(), p.numBags));

@@ -17,6 +17,8 @@
 //   RowLengthDispatch.cpp   a row length known only at run time: one version
 //                        of the bag loop per number of vectors, picked by
 //                        scf.index_switch, and a chunked loop for long rows
+//   QuantizedRow.cpp     reading a row of a row-wise quantized table as
+//                        dequantized f32 vectors
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +46,8 @@ using BagRanges =
 /// The normal form of a bag op.
 struct BagProblem {
   Operation *op = nullptr;
-  Value table;        // tensor<num_emb x row x T>, T as the op has it
+  Value table;        // tensor<num_emb x row x T>, T as the op has it; a
+                      // quantized table: tensor<num_emb x row_bytes x ui8>
   Value indices;      // tensor<num_indices x T_IND>
   Value weights;      // tensor<num_indices x T>, or null
   Value defaultIndex; // index, or null; -1 means none
@@ -57,6 +60,12 @@ struct BagProblem {
   bool max = false;   // element-wise maximum instead of the sum
   bool sqrtn = false; // the sum divided by the square root of the count
   bool isUnsigned = false;
+  // The element type of the values the bags reduce and of the result: the
+  // table's, or for a quantized table the result's (f32 or f16).
+  Type valueType;
+  // A row-wise quantized table: the bits per code (8, 4 or 2); 0 for a
+  // table of values. The row length is then the result's dimension 1.
+  unsigned rowwiseBits = 0;
 };
 
 /// Whether to emit the runtime checks of an op's contract, and the width of
@@ -136,6 +145,8 @@ struct KernelContext {
   int prefetchLocality = 3; // memref.prefetch's hint for the rows
   // Whether to prefetch (i1) when only the run time knows; null otherwise.
   Value prefetchEnabled;
+  // A quantized table: the byte column of each row's scale (index).
+  Value scaleColumn;
 };
 
 /// One bag of the bag loop, and where its result row goes.
@@ -215,6 +226,31 @@ Value buildMaskedChunk(ImplicitLocOpBuilder &b, const KernelContext &k,
 /// run time.
 Value buildDispatchedKernel(ImplicitLocOpBuilder &b, const KernelContext &k,
                             Value init);
+
+//===----------------------------------------------------------------------===//
+// Row-wise quantized tables (QuantizedRow.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The row length (index) of a quantized table's op, from its result type
+/// (or for 8-bit codes the row's bytes - 8), and sets `k.scaleColumn`.
+Value planQuantizedRow(ImplicitLocOpBuilder &b, KernelContext &k);
+
+/// The scale and bias of row `rowIndex`, as f32 scalars.
+std::pair<Value, Value> readScaleAndBias(ImplicitLocOpBuilder &b,
+                                         const KernelContext &k,
+                                         Value rowIndex);
+
+/// `code * scale + bias` for the row's columns [col, col + lanes), as an
+/// f32 vector; with `mask` (a vector that ends the row) only the codes up
+/// to the row's end are read.
+Value readQuantizedVector(ImplicitLocOpBuilder &b, const KernelContext &k,
+                          Value rowIndex, Value scale, Value bias, Value col,
+                          Value mask);
+
+/// The byte columns holding the elements `columns` of a quantized row.
+SmallVector<Value> toByteColumns(ImplicitLocOpBuilder &b,
+                                 const KernelContext &k,
+                                 ArrayRef<Value> columns);
 
 /// The [num_bags, row] result of problem `p` with `shape`.
 Value buildKernel(ImplicitLocOpBuilder &b, const BagProblem &p,

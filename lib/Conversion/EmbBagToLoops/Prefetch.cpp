@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::embbag::lowering;
@@ -76,8 +77,16 @@ static Value asReadOnlyBuffer(ImplicitLocOpBuilder &b, Value tensor) {
       tensor, /*read_only=*/true);
 }
 
+/// The bytes of an element of the table (a byte of a quantized one).
 static int64_t elementBytes(const KernelContext &k) {
-  return llvm::divideCeil(k.storageType.getIntOrFloatBitWidth(), 8);
+  Type element = getElementTypeOrSelf(k.p.table.getType());
+  return llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+}
+
+/// The bits a column of a row takes in the table.
+static int64_t columnBits(const KernelContext &k) {
+  return k.p.rowwiseBits ? k.p.rowwiseBits
+                         : k.storageType.getIntOrFloatBitWidth();
 }
 
 /// Where the rows go: a table the last-level cache holds (known at compile
@@ -89,9 +98,10 @@ static int64_t elementBytes(const KernelContext &k) {
 /// prefetcht1, on 256-byte rows of a 256 MB table).
 static int prefetchLocalityFromData(const KernelContext &k) {
   auto tableType = cast<RankedTensorType>(k.p.table.getType());
-  if (tableType.isDynamicDim(0) || ShapedType::isDynamic(k.shape.rowLength))
+  if (!tableType.hasStaticShape())
     return 2;
-  int64_t bytes = tableType.getDimSize(0) * k.shape.rowLength * elementBytes(k);
+  int64_t bytes =
+      tableType.getDimSize(0) * tableType.getDimSize(1) * elementBytes(k);
   return bytes <= kLastLevelBytes ? 3 : 2;
 }
 
@@ -99,8 +109,8 @@ static int prefetchLocalityFromData(const KernelContext &k) {
 /// (folded to constants when the sizes are static).
 static std::pair<Value, Value> distanceFromData(ImplicitLocOpBuilder &b,
                                                 const KernelContext &k) {
-  Value rowBytes =
-      b.createOrFold<arith::MulIOp>(k.row, cst(b, elementBytes(k)));
+  Value rowBytes = b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 1),
+                                                cst(b, elementBytes(k)));
   Value tableBytes =
       b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 0), rowBytes);
   Value perRow = b.createOrFold<arith::DivUIOp>(
@@ -146,8 +156,7 @@ void mlir::embbag::loops::planPrefetch(ImplicitLocOpBuilder &b,
 SmallVector<Value> mlir::embbag::loops::prefetchColumns(
     ImplicitLocOpBuilder &b, const KernelContext &k, Value col, int64_t inRow,
     Value lastColumn, bool onLines) {
-  int64_t perLine = std::max<int64_t>(
-      1, kCacheLineBytes * 8 / k.storageType.getIntOrFloatBitWidth());
+  int64_t perLine = std::max<int64_t>(1, kCacheLineBytes * 8 / columnBits(k));
   auto at = [&](int64_t o) -> Value {
     return o == 0 ? col : b.createOrFold<arith::AddIOp>(col, cst(b, o));
   };
@@ -160,6 +169,13 @@ SmallVector<Value> mlir::embbag::loops::prefetchColumns(
     columns.push_back(lastColumn);
   else if (!onLines && (inRow - 1) % perLine != 0)
     columns.push_back(at(inRow - 1));
+  if (!k.p.rowwiseBits)
+    return columns;
+  // A quantized row: the bytes of those columns, and the scale and bias
+  // after the codes, which every pass reads.
+  columns = toByteColumns(b, k, columns);
+  columns.push_back(
+      b.createOrFold<arith::AddIOp>(k.scaleColumn, cst(b, k.p.rowwiseBits == 8 ? 7 : 3)));
   return columns;
 }
 

@@ -33,7 +33,7 @@ using namespace mlir::embbag::loops;
 mlir::embbag::loops::KernelContext::KernelContext(const BagProblem &p,
                                                   const KernelShape &shape)
     : p(p), shape(shape) {
-  storageType = cast<RankedTensorType>(p.table.getType()).getElementType();
+  storageType = p.valueType;
   // f16 and bf16 accumulate in f32 and round once when storing. Integers
   // compute in the signless type of their width.
   widensFloat = storageType.isF16() || storageType.isBF16();
@@ -44,10 +44,28 @@ mlir::embbag::loops::KernelContext::KernelContext(const BagProblem &p,
       VectorType::get({shape.lanes}, IntegerType::get(p.table.getContext(), 1));
 }
 
-/// Reads `table[rowIndex, col : col + lanes]` (masked when `mask` is set)
-/// as an accumulator vector.
+/// A table row being read: its index and, for a quantized table, its scale
+/// and bias, read once for all the vectors of the row.
+struct TableRow {
+  Value index, scale, bias;
+};
+
+static TableRow openRow(ImplicitLocOpBuilder &b, const KernelContext &k,
+                        Value rowIndex) {
+  if (!k.p.rowwiseBits)
+    return {rowIndex, {}, {}};
+  auto [scale, bias] = readScaleAndBias(b, k, rowIndex);
+  return {rowIndex, scale, bias};
+}
+
+/// Reads `table[row, col : col + lanes]` (masked when `mask` is set) as an
+/// accumulator vector.
 static Value readRow(ImplicitLocOpBuilder &b, const KernelContext &k,
-                     Value rowIndex, Value col, Value mask) {
+                     const TableRow &row, Value col, Value mask) {
+  if (k.p.rowwiseBits)
+    return readQuantizedVector(b, k, row.index, row.scale, row.bias, col,
+                               mask);
+  Value rowIndex = row.index;
   Value zero = arith::ConstantOp::create(
       b, b.getZeroAttr(getSignlessType(k.storageType)));
   Value pad = castTo(b, zero, k.storageType);
@@ -110,10 +128,11 @@ static SmallVector<Value> buildPass(ImplicitLocOpBuilder &b,
         Value rowIndex = extractIndex(lb, k.p.indices, j);
         auto accumulateRow = [&](ImplicitLocOpBuilder &ab) {
           Value weight = k.p.weights ? readWeight(ab, k, j) : Value();
+          TableRow row = openRow(ab, k, rowIndex);
           SmallVector<Value> next;
           for (auto [u, acc] : llvm::enumerate(iterArgs.take_front(numAccs)))
             next.push_back(accumulate(
-                ab, k, acc, readRow(ab, k, rowIndex, cols[u], chunk.masks[u]),
+                ab, k, acc, readRow(ab, k, row, cols[u], chunk.masks[u]),
                 weight));
           return next;
         };
@@ -208,9 +227,10 @@ applyDefault(ImplicitLocOpBuilder &b, const KernelContext &k, Value count,
       b, arith::AndIOp::create(b, isEmpty, hasDefault),
       [&](OpBuilder &nested, Location loc) {
         ImplicitLocOpBuilder tb(loc, nested);
+        TableRow row = openRow(tb, k, k.p.defaultIndex);
         SmallVector<Value> rows;
         for (auto [col, mask] : llvm::zip_equal(cols, chunk.masks))
-          rows.push_back(readRow(tb, k, k.p.defaultIndex, col, mask));
+          rows.push_back(readRow(tb, k, row, col, mask));
         scf::YieldOp::create(tb, rows);
       },
       [&](OpBuilder &nested, Location loc) {

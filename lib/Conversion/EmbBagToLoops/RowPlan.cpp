@@ -83,7 +83,8 @@ static void prefetchWholeRow(ImplicitLocOpBuilder &b, const KernelContext &k,
   chunk.prefetchColumns =
       prefetchColumns(b, k, col0, rowLength, Value(), /*onLines=*/false);
   int64_t bits = k.storageType.getIntOrFloatBitWidth();
-  if (rowLength * bits % (64 * 8) == 0)
+  // A quantized row's bytes are never only its codes.
+  if (!k.p.rowwiseBits && rowLength * bits % (64 * 8) == 0)
     chunk.onLinesColumns =
         prefetchColumns(b, k, col0, rowLength, Value(), /*onLines=*/true);
 }
@@ -150,7 +151,7 @@ Value mlir::embbag::loops::buildKernel(ImplicitLocOpBuilder &b,
                                        const BagProblem &p,
                                        const KernelShape &shape) {
   KernelContext k(p, shape);
-  k.row = dim(b, p.table, 1);
+  k.row = p.rowwiseBits ? planQuantizedRow(b, k) : dim(b, p.table, 1);
   planPrefetch(b, k);
   Value init = tensor::EmptyOp::create(
       b, getAsOpFoldResult(ValueRange{p.numBags, k.row}), k.storageType);
