@@ -19,12 +19,16 @@
 //   4       the optional operand padding_idx: the operand segment sizes of
 //           embbag.offsets and embbag.segments have one more entry, and
 //           embbag.packed has segment sizes now, so version 3 is refused
+//   5       the optional property `rowwise` (row-wise quantized tables): the
+//           ops read it only from files of version 5 on, so files of
+//           version 4 still load
 //   (docs/EmbBag/EmbBagOps.md documents the ops)
 //
 //===----------------------------------------------------------------------===//
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagBytecode.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "mlir/Bytecode/BytecodeImplementation.h"
 #include "mlir/IR/Diagnostics.h"
@@ -80,4 +84,134 @@ struct EmbBagBytecodeInterface : public BytecodeDialectInterface {
 
 void mlir::embbag::addEmbBagBytecodeInterface(EmbBagDialect *dialect) {
   dialect->addInterfaces<EmbBagBytecodeInterface>();
+}
+
+//===----------------------------------------------------------------------===//
+// The ops' properties
+//===----------------------------------------------------------------------===//
+//
+// The layout ODS would generate (the properties in the order of their
+// names; the operand segment sizes as an attribute before bytecode version
+// 6, as a sparse array at the end from 6 on), except that `rowwise` is read
+// only from files of a dialect version that has it.
+
+/// Whether the file's embbag ops carry `rowwise`.
+static bool hasRowwise(DialectBytecodeReader &reader) {
+  FailureOr<const DialectVersion *> version =
+      reader.getDialectVersion<EmbBagDialect>();
+  // Without a recorded version the file cannot be one of ours that is older
+  // (readVersion refuses those): read the current layout.
+  if (failed(version))
+    return true;
+  return static_cast<const EmbBagDialectVersion *>(*version)->version >=
+         kEmbBagBytecodeRowwiseVersion;
+}
+
+// Bytecode version 6 stores operand segment sizes natively.
+static constexpr int64_t kNativeSegmentSizes = 6;
+
+template <size_t N>
+static LogicalResult readSegmentsBefore(DialectBytecodeReader &reader,
+                                        std::array<int32_t, N> &sizes) {
+  if (reader.getBytecodeVersion() >= kNativeSegmentSizes)
+    return success();
+  DenseI32ArrayAttr attr;
+  if (failed(reader.readAttribute(attr)))
+    return failure();
+  if (attr.size() > static_cast<int64_t>(N))
+    return reader.emitError("size mismatch for operand_segment_sizes");
+  llvm::copy(ArrayRef<int32_t>(attr), sizes.begin());
+  return success();
+}
+
+template <size_t N>
+static LogicalResult readSegmentsAfter(DialectBytecodeReader &reader,
+                                       std::array<int32_t, N> &sizes) {
+  if (reader.getBytecodeVersion() < kNativeSegmentSizes)
+    return success();
+  return reader.readSparseArray(MutableArrayRef<int32_t>(sizes));
+}
+
+template <size_t N>
+static void writeSegmentsBefore(DialectBytecodeWriter &writer,
+                                MLIRContext *context,
+                                const std::array<int32_t, N> &sizes) {
+  if (writer.getBytecodeVersion() < kNativeSegmentSizes)
+    writer.writeAttribute(DenseI32ArrayAttr::get(context, sizes));
+}
+
+template <size_t N>
+static void writeSegmentsAfter(DialectBytecodeWriter &writer,
+                               const std::array<int32_t, N> &sizes) {
+  if (writer.getBytecodeVersion() >= kNativeSegmentSizes)
+    writer.writeSparseArray(ArrayRef<int32_t>(sizes));
+}
+
+/// `rowwise`, when the file's version has it.
+static LogicalResult readRowwise(DialectBytecodeReader &reader,
+                                 TypeAttr &rowwise) {
+  return hasRowwise(reader) ? reader.readOptionalAttribute(rowwise)
+                            : success();
+}
+
+LogicalResult PackedOp::readProperties(DialectBytecodeReader &reader,
+                                       OperationState &state) {
+  Properties &prop = state.getOrAddProperties<Properties>();
+  return success(succeeded(readSegmentsBefore(reader,
+                                              prop.operandSegmentSizes)) &&
+                 succeeded(reader.readAttribute(prop.reduction)) &&
+                 succeeded(readRowwise(reader, prop.rowwise)) &&
+                 succeeded(readSegmentsAfter(reader, prop.operandSegmentSizes)));
+}
+
+void PackedOp::writeProperties(DialectBytecodeWriter &writer) {
+  Properties &prop = getProperties();
+  writeSegmentsBefore(writer, getContext(), prop.operandSegmentSizes);
+  writer.writeAttribute(prop.reduction);
+  writer.writeOptionalAttribute(prop.rowwise);
+  writeSegmentsAfter(writer, prop.operandSegmentSizes);
+}
+
+LogicalResult OffsetsOp::readProperties(DialectBytecodeReader &reader,
+                                        OperationState &state) {
+  Properties &prop = state.getOrAddProperties<Properties>();
+  return success(
+      succeeded(reader.readOptionalAttribute(prop.include_last_offset)) &&
+      succeeded(readSegmentsBefore(reader, prop.operandSegmentSizes)) &&
+      succeeded(reader.readAttribute(prop.reduction)) &&
+      succeeded(readRowwise(reader, prop.rowwise)) &&
+      succeeded(reader.readOptionalAttribute(prop.static_default_index)) &&
+      succeeded(readSegmentsAfter(reader, prop.operandSegmentSizes)));
+}
+
+void OffsetsOp::writeProperties(DialectBytecodeWriter &writer) {
+  Properties &prop = getProperties();
+  writer.writeOptionalAttribute(prop.include_last_offset);
+  writeSegmentsBefore(writer, getContext(), prop.operandSegmentSizes);
+  writer.writeAttribute(prop.reduction);
+  writer.writeOptionalAttribute(prop.rowwise);
+  writer.writeOptionalAttribute(prop.static_default_index);
+  writeSegmentsAfter(writer, prop.operandSegmentSizes);
+}
+
+LogicalResult SegmentsOp::readProperties(DialectBytecodeReader &reader,
+                                         OperationState &state) {
+  Properties &prop = state.getOrAddProperties<Properties>();
+  return success(
+      succeeded(readSegmentsBefore(reader, prop.operandSegmentSizes)) &&
+      succeeded(reader.readAttribute(prop.reduction)) &&
+      succeeded(readRowwise(reader, prop.rowwise)) &&
+      succeeded(reader.readOptionalAttribute(prop.static_default_index)) &&
+      succeeded(reader.readOptionalAttribute(prop.static_num_segments)) &&
+      succeeded(readSegmentsAfter(reader, prop.operandSegmentSizes)));
+}
+
+void SegmentsOp::writeProperties(DialectBytecodeWriter &writer) {
+  Properties &prop = getProperties();
+  writeSegmentsBefore(writer, getContext(), prop.operandSegmentSizes);
+  writer.writeAttribute(prop.reduction);
+  writer.writeOptionalAttribute(prop.rowwise);
+  writer.writeOptionalAttribute(prop.static_default_index);
+  writer.writeOptionalAttribute(prop.static_num_segments);
+  writeSegmentsAfter(writer, prop.operandSegmentSizes);
 }

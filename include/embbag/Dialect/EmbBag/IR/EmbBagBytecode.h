@@ -15,13 +15,19 @@ class EmbBagDialect;
 /// Version 4: the optional operand `padding_idx` of the three ops, which
 /// lengthens the operand segment sizes of embbag.offsets and
 /// embbag.segments and gives embbag.packed segment sizes of its own.
-constexpr uint64_t kEmbBagBytecodeVersion = 4;
+/// Version 5: the optional property `rowwise` of the three ops (row-wise
+/// quantized tables); files of version 4 are read without it.
+constexpr uint64_t kEmbBagBytecodeVersion = 5;
+
+/// The first version whose ops have the property `rowwise`.
+constexpr uint64_t kEmbBagBytecodeRowwiseVersion = 5;
 
 /// The oldest version this build reads. The bytecode stores an op's
 /// properties by position, and each of versions 2 (the static
 /// default/num_segments forms), 3 (include_last_offset) and 4 (the operand
-/// segments of padding_idx) changed them: reading older files needs
-/// version-aware property readers in the ops' ODS.
+/// segments of padding_idx) changed them. From version 4 on, the ops read
+/// their properties as the file's version has them (EmbBagBytecode.cpp);
+/// the older layouts are refused.
 constexpr uint64_t kEmbBagBytecodeMinVersion = 4;
 
 /// Attaches the bytecode interface (dialect version) to the dialect.

@@ -61,6 +61,9 @@ class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
   let results = (outs EmbBag_ElementTensor:$result);
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
+  // Bytecode of the properties, read as the dialect version of the file
+  // has them (lib/Dialect/EmbBag/IR/EmbBagBytecode.cpp).
+  let useCustomPropertiesEncoding = 1;
 
   code commonExtraClassDeclaration = [{
     /// The table rows are `getTable().getType().getShape().drop_front()`.
