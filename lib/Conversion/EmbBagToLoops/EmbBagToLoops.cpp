@@ -69,7 +69,7 @@ LogicalResult checkQuantizedShape(OpTy op, const KernelShape &shape) {
       (!ShapedType::isDynamic(shape.rowLength) &&
        shape.rowLength <= shape.lanes))
     return success();
-  return op.emitOpError() << "rowwise(i" << bits << ") needs vectors of at "
+  return op.emitOpError() << "rowwise(i" << bits << ") needs vectors of "
                           << 8 / bits << " lanes or more, but got "
                           << shape.lanes << "; raise vector-bits";
 }

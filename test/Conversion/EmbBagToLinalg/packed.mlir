@@ -66,3 +66,13 @@ func.func @padding_idx(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>, %p: i32) -> ten
   %r = embbag.packed sum %t[%i] padding_idx(%p) : (tensor<5x2xf32>, tensor<3x2xi32>, i32) -> tensor<3x2xf32>
   return %r : tensor<3x2xf32>
 }
+
+// -----
+
+// Nor are row-wise quantized tables (dequantizing is no generic over the
+// table's bytes).
+func.func @rowwise(%t: tensor<5x12xui8>, %i: tensor<3x2xi32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{'embbag.packed' op has a row-wise quantized table, which the linalg lowering does not support; lower it with --convert-embbag-to-loops}}
+  %r = embbag.packed sum %t[%i] rowwise(i8) : (tensor<5x12xui8>, tensor<3x2xi32>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}

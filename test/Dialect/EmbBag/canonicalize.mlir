@@ -407,3 +407,46 @@ func.func @padding_zero_bags(%t: tensor<5x2xf32>, %td: tensor<?x2xf32>, %i: tens
   %3 = embbag.packed sum %td[%i] padding_idx(%in) : (tensor<?x2xf32>, tensor<0x4xi32>, i32) -> tensor<0x2xf32>
   return %0, %1, %2, %3 : tensor<0x2xf32>, tensor<0x2xf32>, tensor<0x2xf32>, tensor<0x2xf32>
 }
+
+// -----
+
+// A row-wise quantized table: the cast folds, and the result's row of 8-bit
+// codes becomes static from the row's bytes (72 - 8).
+// CHECK-LABEL: func.func @rowwise_refine(
+// CHECK-SAME:      %[[T:[a-z0-9_-]+]]: tensor<10x72xui8>
+// CHECK:         %[[R:.*]] = embbag.offsets sum %[[T]][%{{.*}}] offsets(%{{.*}}) rowwise(i8) : (tensor<10x72xui8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x64xf32>
+// CHECK:         tensor.cast %[[R]] : tensor<?x64xf32> to tensor<?x?xf32>
+func.func @rowwise_refine(%t: tensor<10x72xui8>, %i: tensor<?xi64>, %o: tensor<?xi64>) -> tensor<?x?xf32> {
+  %c = tensor.cast %t : tensor<10x72xui8> to tensor<?x?xui8>
+  %r = embbag.offsets sum %c[%i] offsets(%o) rowwise(i8) : (tensor<?x?xui8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// Zero bags of a quantized table: the empty result's row is the row's
+// bytes - 8, not the table's row.
+// CHECK-LABEL: func.func @rowwise_zero_bags(
+// CHECK-SAME:      %[[T:[a-z0-9_-]+]]: tensor<?x?xui8>
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[B:.*]] = tensor.dim %[[T]], %[[C1]]
+// CHECK:         %[[D:.*]] = arith.subi %[[B]], %[[C8]]
+// CHECK:         %[[E:.*]] = tensor.empty(%[[D]]) : tensor<0x?xf32>
+// CHECK:         return %[[E]]
+func.func @rowwise_zero_bags(%t: tensor<?x?xui8>, %i: tensor<0x2xi32>) -> tensor<0x?xf32> {
+  %r = embbag.packed sum %t[%i] rowwise(i8) : (tensor<?x?xui8>, tensor<0x2xi32>) -> tensor<0x?xf32>
+  return %r : tensor<0x?xf32>
+}
+
+// -----
+
+// embbag.offsets of bags of one size becomes embbag.packed on the same
+// quantized table, its f16 result kept.
+// CHECK-LABEL: func.func @rowwise_to_packed(
+// CHECK:         embbag.packed max %{{.*}}[%{{.*}}] rowwise(i4) : (tensor<10x36xui8>, tensor<2x2xi32>) -> tensor<2x64xf16>
+func.func @rowwise_to_packed(%t: tensor<10x36xui8>, %i: tensor<4xi32>) -> tensor<2x64xf16> {
+  %o = arith.constant dense<[0, 2]> : tensor<2xi32>
+  %r = embbag.offsets max %t[%i] offsets(%o) rowwise(i4) : (tensor<10x36xui8>, tensor<4xi32>, tensor<2xi32>) -> tensor<2x64xf16>
+  return %r : tensor<2x64xf16>
+}

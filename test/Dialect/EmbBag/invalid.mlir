@@ -732,3 +732,127 @@ func.func @padding_weights_types_swapped(%t: tensor<5x2xf32>, %i: tensor<3x2xi32
   %0 = embbag.packed sum %t[%i] padding_idx(%p) weights(%w) : (tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>, i32) -> tensor<3x2xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Row-wise quantized tables
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @rowwise_width(%t: tensor<5x12xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{rowwise(...) takes i8, i4 or i2 (the bits per code), but got 'i3'}}
+  %0 = embbag.packed sum %t[%i] rowwise(i3) : (tensor<5x12xui8>, tensor<3x2xi32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_float_table(%t: tensor<5x12xf32>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{a rowwise(i8) table must be a 2-D tensor of ui8 or i8 bytes, but got 'tensor<5x12xf32>'}}
+  %0 = embbag.packed sum %t[%i] rowwise(i8) : (tensor<5x12xf32>, tensor<3x2xi32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_rank3_table(%t: tensor<5x2x12xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{a rowwise(i8) table must be a 2-D tensor of ui8 or i8 bytes, but got 'tensor<5x2x12xui8>'}}
+  %0 = embbag.packed sum %t[%i] rowwise(i8) : (tensor<5x2x12xui8>, tensor<3x2xi32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_signed_bytes(%t: tensor<5x12xsi8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{a rowwise(i8) table must be a 2-D tensor of ui8 or i8 bytes, but got 'tensor<5x12xsi8>'}}
+  %0 = embbag.packed sum %t[%i] rowwise(i8) : (tensor<5x12xsi8>, tensor<3x2xi32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_integer_result(%t: tensor<5x12xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{the result of a rowwise(i8) table must be a 2-D tensor of f32 or f16, but got 'tensor<3x4xi32>'}}
+  %0 = embbag.packed sum %t[%i] rowwise(i8) : (tensor<5x12xui8>, tensor<3x2xi32>) -> tensor<3x4xi32>
+  return
+}
+
+// -----
+
+func.func @rowwise_bf16_result(%t: tensor<5x12xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{the result of a rowwise(i8) table must be a 2-D tensor of f32 or f16, but got 'tensor<3x4xbf16>'}}
+  %0 = embbag.packed sum %t[%i] rowwise(i8) : (tensor<5x12xui8>, tensor<3x2xi32>) -> tensor<3x4xbf16>
+  return
+}
+
+// -----
+
+func.func @rowwise_i8_row_bytes(%t: tensor<5x12xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{a rowwise(i8) row of 5 columns takes 13 bytes (5 of codes, 8 of f32 scale and bias), but table dimension 1 is 12}}
+  %0 = embbag.packed sum %t[%i] rowwise(i8) : (tensor<5x12xui8>, tensor<3x2xi32>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_i4_row_bytes(%t: tensor<5x36xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{a rowwise(i4) row of 66 columns takes 37 bytes (33 of codes, 4 of f16 scale and bias), but table dimension 1 is 36}}
+  %0 = embbag.packed sum %t[%i] rowwise(i4) : (tensor<5x36xui8>, tensor<3x2xi32>) -> tensor<3x66xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_i2_row_bytes(%t: tensor<5x20xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{a rowwise(i2) row of 65 columns takes 21 bytes (17 of codes, 4 of f16 scale and bias), but table dimension 1 is 20}}
+  %0 = embbag.packed sum %t[%i] rowwise(i2) : (tensor<5x20xui8>, tensor<3x2xi32>) -> tensor<3x65xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_i4_dynamic_columns(%t: tensor<5x36xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{the result of a rowwise(i4) table needs a static dimension 1: a row of n bytes holds more than one possible number of 4-bit codes}}
+  %0 = embbag.packed sum %t[%i] rowwise(i4) : (tensor<5x36xui8>, tensor<3x2xi32>) -> tensor<3x?xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_i8_short_row(%t: tensor<5x7xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{a rowwise(i8) table row needs at least 8 bytes (the f32 scale and bias), but table dimension 1 is 7}}
+  %0 = embbag.packed sum %t[%i] rowwise(i8) : (tensor<5x7xui8>, tensor<3x2xi32>) -> tensor<3x?xf32>
+  return
+}
+
+// -----
+
+func.func @rowwise_weights_type(%t: tensor<5x12xui8>, %i: tensor<3x2xi32>, %w: tensor<3x2xf32>) {
+  // expected-error @+1 {{weights must have the result element type 'f16', but got 'f32'}}
+  %0 = embbag.packed sum %t[%i] weights(%w) rowwise(i8) : (tensor<5x12xui8>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x4xf16>
+  return
+}
+
+// -----
+
+func.func @rowwise_batch(%t: tensor<5x12xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{result dimension 0 is 4 but indices dimension 0 (batch) is 3}}
+  %0 = embbag.packed sum %t[%i] rowwise(i8) : (tensor<5x12xui8>, tensor<3x2xi32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @f16_result_without_rowwise(%t: tensor<5x2xf32>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{result element type 'f16' must be the table element type 'f32'}}
+  %0 = embbag.packed sum %t[%i] : (tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf16>
+  return
+}
+
+// -----
+
+func.func @rowwise_after_attr_dict(%t: tensor<5x12xui8>, %i: tensor<3x2xi32>) {
+  // expected-error @+1 {{expected ':'}}
+  %0 = embbag.packed sum %t[%i] {foo} rowwise(i8) : (tensor<5x12xui8>, tensor<3x2xi32>) -> tensor<3x4xf32>
+  return
+}

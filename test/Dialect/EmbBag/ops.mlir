@@ -2000,3 +2000,30 @@ func.func @padding_idx_segments(%t: tensor<5x2xf64>, %i: tensor<4xi64>, %s: tens
   %1 = embbag.segments max %t[%i] segment_ids(%s) num_segments(3) padding_idx(%p) : (tensor<5x2xf64>, tensor<4xi64>, tensor<4xi64>, i64) -> tensor<3x2xf64>
   return %0, %1 : tensor<?x2xf64>, tensor<3x2xf64>
 }
+
+//=============================================================================
+// Row-wise quantized tables
+//=============================================================================
+
+// CHECK-LABEL: func.func @rowwise(
+// CHECK-SAME:      %[[Q8:[a-z0-9_-]+]]: tensor<?x?xui8>,
+// CHECK-SAME:      %[[Q4:[a-z0-9_-]+]]: tensor<10x36xi8>,
+// CHECK-SAME:      %[[Q2:[a-z0-9_-]+]]: tensor<?x20xui8>,
+// CHECK-SAME:      %[[I:[a-z0-9_-]+]]: tensor<?xi64>,
+// CHECK-SAME:      %[[O:[a-z0-9_-]+]]: tensor<?xi64>,
+// CHECK-SAME:      %[[P:[a-z0-9_-]+]]: i64,
+// CHECK-SAME:      %[[W:[a-z0-9_-]+]]: tensor<?xf16>,
+// CHECK-SAME:      %[[IP:[a-z0-9_-]+]]: tensor<3x2xi32>)
+// CHECK-NEXT:      embbag.offsets max %[[Q8]][%[[I]]] offsets(%[[O]]) include_last_offset default(2) padding_idx(%[[P]]) rowwise(i8) : (tensor<?x?xui8>, tensor<?xi64>, tensor<?xi64>, i64) -> tensor<?x?xf32>{{$}}
+// CHECK-NEXT:      embbag.segments sqrtn %[[Q4]][%[[I]]] segment_ids(%[[O]]) num_segments(4) weights(%[[W]]) rowwise(i4) : (tensor<10x36xi8>, tensor<?xi64>, tensor<?xi64>, tensor<?xf16>) -> tensor<4x64xf16>{{$}}
+// CHECK-NEXT:      embbag.packed mean %[[Q2]][%[[IP]]] rowwise(i2) : (tensor<?x20xui8>, tensor<3x2xi32>) -> tensor<3x64xf32>{{$}}
+// GENERIC-LABEL: sym_name = "rowwise"
+// GENERIC:         "embbag.offsets"({{.*}}) <{include_last_offset, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>, reduction = #embbag<reduction max>, rowwise = i8, static_default_index = 2 : i64}>
+// GENERIC:         "embbag.segments"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1>, reduction = #embbag<reduction sqrtn>, rowwise = i4, static_num_segments = 4 : i64}>
+// GENERIC:         "embbag.packed"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>, reduction = #embbag<reduction mean>, rowwise = i2}>
+func.func @rowwise(%q8: tensor<?x?xui8>, %q4: tensor<10x36xi8>, %q2: tensor<?x20xui8>, %i: tensor<?xi64>, %o: tensor<?xi64>, %p: i64, %w: tensor<?xf16>, %ip: tensor<3x2xi32>) -> (tensor<?x?xf32>, tensor<4x64xf16>, tensor<3x64xf32>) {
+  %0 = embbag.offsets max %q8[%i] offsets(%o) include_last_offset default(2) padding_idx(%p) rowwise(i8) : (tensor<?x?xui8>, tensor<?xi64>, tensor<?xi64>, i64) -> tensor<?x?xf32>
+  %1 = embbag.segments sqrtn %q4[%i] segment_ids(%o) num_segments(4) weights(%w) rowwise(i4) : (tensor<10x36xi8>, tensor<?xi64>, tensor<?xi64>, tensor<?xf16>) -> tensor<4x64xf16>
+  %2 = embbag.packed mean %q2[%ip] rowwise(i2) : (tensor<?x20xui8>, tensor<3x2xi32>) -> tensor<3x64xf32>
+  return %0, %1, %2 : tensor<?x?xf32>, tensor<4x64xf16>, tensor<3x64xf32>
+}

@@ -137,3 +137,24 @@ func.func @padding_bags(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %o: tensor<4xi32
   %rs = shard.shard %r to %s : tensor<4x4xf32>
   return %rs : tensor<4x4xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// A row-wise quantized table is refused by every split (here the bags'):
+// its rows are bytes that a column split would cut through the scale.
+func.func @rowwise_bags(%t: tensor<4x72xui8>, %i: tensor<5xi32>, %o: tensor<4xi32>) -> tensor<4x64xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %r0 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %t0 = shard.shard %t to %r0 : tensor<4x72xui8>
+  %t1 = shard.shard %t0 to %r0 annotate_for_users : tensor<4x72xui8>
+  %i0 = shard.shard %i to %r0 : tensor<5xi32>
+  %i1 = shard.shard %i0 to %r0 annotate_for_users : tensor<5xi32>
+  %o0 = shard.shard %o to %r0 : tensor<4xi32>
+  %o1 = shard.shard %o0 to %r0 annotate_for_users : tensor<4xi32>
+  // expected-error @+1 {{'embbag.offsets' op sharding does not support row-wise quantized tables}}
+  %r = embbag.offsets sum %t1[%i1] offsets(%o1) rowwise(i8) : (tensor<4x72xui8>, tensor<5xi32>, tensor<4xi32>) -> tensor<4x64xf32>
+  %rs = shard.shard %r to %s : tensor<4x64xf32>
+  return %rs : tensor<4x64xf32>
+}

@@ -187,3 +187,25 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Bags of a row-wise quantized table: the tile keeps the table's bytes and
+// the result's row of 64 f16.
+// CHECK-LABEL: func.func @rowwise_bags(
+// CHECK-SAME: %[[T:[^:]*]]: tensor<7x36xui8>, %[[I:[^:]*]]: tensor<10x3xi32>)
+// CHECK:      scf.for %[[B:.*]] = %c0 to %c10 step %c4 iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK:        %[[IT:.*]] = tensor.extract_slice %[[I]][%[[B]], 0] [%{{.*}}, 3] [1, 1]
+// CHECK:        %[[R:.*]] = embbag.packed max %[[T]][%[[IT]]] rowwise(i4) : (tensor<7x36xui8>, tensor<?x3xi32>) -> tensor<?x64xf16>
+// CHECK:        tensor.insert_slice %[[R]] into %[[ACC]][%[[B]], 0] [%{{.*}}, 64] [1, 1]
+func.func @rowwise_bags(%t: tensor<7x36xui8>, %i: tensor<10x3xi32>) -> tensor<10x64xf16> {
+  %r = embbag.packed max %t[%i] rowwise(i4) : (tensor<7x36xui8>, tensor<10x3xi32>) -> tensor<10x64xf16>
+  return %r : tensor<10x64xf16>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["embbag.packed"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_for %op tile_sizes [4, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
