@@ -240,9 +240,14 @@ std::pair<Value, Value> readScaleAndBias(ImplicitLocOpBuilder &b,
                                          const KernelContext &k,
                                          Value rowIndex);
 
+/// The codes of the row's columns [col, col + lanes) as an f32 vector; with
+/// `mask` (a vector that ends the row) only the codes up to the row's end
+/// are read.
+Value readQuantizedCodes(ImplicitLocOpBuilder &b, const KernelContext &k,
+                         Value rowIndex, Value col, Value mask);
+
 /// `code * scale + bias` for the row's columns [col, col + lanes), as an
-/// f32 vector; with `mask` (a vector that ends the row) only the codes up
-/// to the row's end are read.
+/// f32 vector (read as readQuantizedCodes does).
 Value readQuantizedVector(ImplicitLocOpBuilder &b, const KernelContext &k,
                           Value rowIndex, Value scale, Value bias, Value col,
                           Value mask);

@@ -108,11 +108,10 @@ static Value unpackCodes(ImplicitLocOpBuilder &b, Value bytes, unsigned bits) {
   return interleave(b, even, odd);
 }
 
-Value mlir::embbag::loops::readQuantizedVector(ImplicitLocOpBuilder &b,
-                                               const KernelContext &k,
-                                               Value rowIndex, Value scale,
-                                               Value bias, Value col,
-                                               Value mask) {
+Value mlir::embbag::loops::readQuantizedCodes(ImplicitLocOpBuilder &b,
+                                              const KernelContext &k,
+                                              Value rowIndex, Value col,
+                                              Value mask) {
   unsigned bits = k.p.rowwiseBits;
   int64_t lanes = k.shape.lanes;
   int64_t numBytes = llvm::divideCeil(lanes * bits, 8);
@@ -146,9 +145,17 @@ Value mlir::embbag::loops::readQuantizedVector(ImplicitLocOpBuilder &b,
         b, codes, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{lanes},
         ArrayRef<int64_t>{1});
   // The codes are unsigned whatever the byte type.
-  Value values = arith::UIToFPOp::create(b, k.vecAccType, codes);
+  return arith::UIToFPOp::create(b, k.vecAccType, codes);
+}
+
+Value mlir::embbag::loops::readQuantizedVector(ImplicitLocOpBuilder &b,
+                                               const KernelContext &k,
+                                               Value rowIndex, Value scale,
+                                               Value bias, Value col,
+                                               Value mask) {
   return vector::FMAOp::create(
-      b, values, vector::BroadcastOp::create(b, k.vecAccType, scale),
+      b, readQuantizedCodes(b, k, rowIndex, col, mask),
+      vector::BroadcastOp::create(b, k.vecAccType, scale),
       vector::BroadcastOp::create(b, k.vecAccType, bias));
 }
 

@@ -79,13 +79,21 @@ static Value readRow(ImplicitLocOpBuilder &b, const KernelContext &k,
   return v;
 }
 
-/// The weight of position `j` broadcast to an accumulator vector.
-static Value readWeight(ImplicitLocOpBuilder &b, const KernelContext &k,
-                        Value j) {
+
+/// The weight of position `j` as a scalar of the accumulator type.
+static Value readScalarWeight(ImplicitLocOpBuilder &b, const KernelContext &k,
+                              Value j) {
   Value w = castToSignless(b, tensor::ExtractOp::create(b, k.p.weights, j));
   if (k.widensFloat)
     w = arith::ExtFOp::create(b, k.accType, w);
-  return vector::BroadcastOp::create(b, k.vecAccType, w);
+  return w;
+}
+
+/// The weight of position `j` broadcast to an accumulator vector.
+static Value readWeight(ImplicitLocOpBuilder &b, const KernelContext &k,
+                        Value j) {
+  return vector::BroadcastOp::create(b, k.vecAccType,
+                                     readScalarWeight(b, k, j));
 }
 
 /// `acc + weight * row` (no weight: `acc + row`), or the maximum.
@@ -101,6 +109,38 @@ static Value accumulate(ImplicitLocOpBuilder &b, const KernelContext &k,
   if (weight)
     row = arith::MulIOp::create(b, row, weight);
   return arith::AddIOp::create(b, acc, row);
+}
+
+/// Whether the passes sum a quantized table's rows as `sum(w * scale *
+/// code)` in the vectors and `sum(w * bias)` in one scalar (an iter_arg
+/// after the accumulators), added to every column after the pass: one
+/// vector operation fewer per vector of a row than dequantizing each row.
+/// Not for max, which needs each dequantized row.
+static bool splitsBias(const KernelContext &k) {
+  return k.p.rowwiseBits && !k.p.max;
+}
+
+
+/// The quantized row's contribution with the bias apart: each accumulator
+/// plus `w * scale * code`, and the bias sum plus `w * bias`.
+static SmallVector<Value>
+accumulateSplitBias(ImplicitLocOpBuilder &b, const KernelContext &k,
+                    const TableRow &row, Value j, const ChunkSpec &chunk,
+                    ArrayRef<Value> cols, ValueRange accs, Value biasSum) {
+  Value scale = row.scale, bias = row.bias;
+  if (k.p.weights) {
+    Value w = readScalarWeight(b, k, j);
+    scale = arith::MulFOp::create(b, w, scale);
+    bias = arith::MulFOp::create(b, w, bias);
+  }
+  Value scales = vector::BroadcastOp::create(b, k.vecAccType, scale);
+  SmallVector<Value> next;
+  for (auto [u, acc] : llvm::enumerate(accs))
+    next.push_back(vector::FMAOp::create(
+        b, readQuantizedCodes(b, k, row.index, cols[u], chunk.masks[u]),
+        scales, acc));
+  next.push_back(arith::AddFOp::create(b, biasSum, bias));
+  return next;
 }
 
 /// Whether the passes count the indices they take (an iter_arg after the
@@ -127,8 +167,12 @@ static SmallVector<Value> buildPass(ImplicitLocOpBuilder &b,
           prefetchAhead(lb, k, j, prefetch);
         Value rowIndex = extractIndex(lb, k.p.indices, j);
         auto accumulateRow = [&](ImplicitLocOpBuilder &ab) {
-          Value weight = k.p.weights ? readWeight(ab, k, j) : Value();
           TableRow row = openRow(ab, k, rowIndex);
+          if (splitsBias(k))
+            return accumulateSplitBias(ab, k, row, j, chunk, cols,
+                                       iterArgs.take_front(numAccs),
+                                       iterArgs[numAccs]);
+          Value weight = k.p.weights ? readWeight(ab, k, j) : Value();
           SmallVector<Value> next;
           for (auto [u, acc] : llvm::enumerate(iterArgs.take_front(numAccs)))
             next.push_back(accumulate(
@@ -152,7 +196,7 @@ static SmallVector<Value> buildPass(ImplicitLocOpBuilder &b,
             [&](OpBuilder &eb, Location eloc) {
               ImplicitLocOpBuilder ab(eloc, eb);
               SmallVector<Value> next = accumulateRow(ab);
-              if (iterArgs.size() > numAccs)
+              if (countsTaken(k))
                 next.push_back(
                     arith::AddIOp::create(ab, iterArgs.back(), cst(ab, 1)));
               scf::YieldOp::create(ab, next);
@@ -278,10 +322,7 @@ static Value buildSumOfSquares(ImplicitLocOpBuilder &b, const KernelContext &k,
       b, bag.start, bag.end, cst(b, 1), ValueRange{zero},
       [&](OpBuilder &nested, Location loc, Value j, ValueRange sums) {
         ImplicitLocOpBuilder lb(loc, nested);
-        Value w =
-            castToSignless(lb, tensor::ExtractOp::create(lb, k.p.weights, j));
-        if (k.widensFloat)
-          w = arith::ExtFOp::create(lb, k.accType, w);
+        Value w = readScalarWeight(lb, k, j);
         Value next = math::FmaOp::create(lb, w, w, sums.front());
         if (k.p.paddingIdx)
           next = arith::SelectOp::create(
@@ -304,11 +345,19 @@ Value mlir::embbag::loops::buildChunk(ImplicitLocOpBuilder &b,
                           : b.createOrFold<arith::AddIOp>(
                                 chunk.col, cst(b, u * k.shape.lanes)));
   SmallVector<Value> inits(chunk.masks.size(), buildInit(b, k));
+  if (splitsBias(k))
+    inits.push_back(arith::ConstantOp::create(b, b.getZeroAttr(k.accType)));
   if (countsTaken(k))
     inits.push_back(cst(b, 0));
   SmallVector<Value> accs = buildPasses(b, k, bag, chunk, cols, inits);
   // The bag's count: its size, or the indices the pass took.
   Value count = countsTaken(k) ? accs.pop_back_val() : bag.count;
+  if (splitsBias(k)) {
+    Value biases =
+        vector::BroadcastOp::create(b, k.vecAccType, accs.pop_back_val());
+    for (Value &acc : accs)
+      acc = arith::AddFOp::create(b, acc, biases);
+  }
   if (k.p.max)
     accs = zeroEmptyMax(b, k, count, accs);
   if (k.p.defaultIndex)

@@ -3,13 +3,15 @@
 // Row-wise quantized tables in the loops kernel: per index, the row's scale
 // and bias are read once (the bytes after the codes, bitcast to floats),
 // and each vector of the row is its codes' bytes, unpacked in the vector
-// (4-bit: low and high nibbles interleaved), converted to f32 and
-// dequantized with one FMA before it is accumulated. Executed:
+// (4-bit: low and high nibbles interleaved) and converted to f32. A sum
+// accumulates scale * code with one FMA per vector and the biases in one
+// scalar, added to every column after the loop; max dequantizes each row
+// (code * scale + bias, one FMA). Executed:
 // test/Integration/EmbBag/rowwise.mlir.
 
 // CHECK-LABEL: func.func @four_bit(
 // CHECK-SAME:      %[[T:[a-z0-9_-]+]]: tensor<10x36xui8>
-// CHECK:         scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:         %[[LOOP:.*]]:5 = scf.for {{.*}} iter_args(%[[A0:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[BSUM:.*]] = %{{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, f32)
 // CHECK:           %[[TAIL:.*]] = vector.transfer_read %[[T]][%{{.*}}, %c32], %{{.*}} {in_bounds = [true]} : tensor<10x36xui8>, vector<4xui8>
 // CHECK:           %[[TAILI:.*]] = builtin.unrealized_conversion_cast %[[TAIL]] : vector<4xui8> to vector<4xi8>
 // CHECK:           %[[F16:.*]] = vector.bitcast %[[TAILI]] : vector<4xi8> to vector<2xf16>
@@ -17,18 +19,19 @@
 // CHECK:           %[[B16:.*]] = vector.extract %[[F16]][1]
 // CHECK:           %[[S:.*]] = arith.extf %[[S16]] : f16 to f32
 // CHECK:           %[[B:.*]] = arith.extf %[[B16]] : f16 to f32
+// CHECK:           %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<16xf32>
 // CHECK:           %[[BYTES:.*]] = vector.transfer_read %[[T]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<10x36xui8>, vector<8xui8>
 // CHECK:           %[[BYTESI:.*]] = builtin.unrealized_conversion_cast %[[BYTES]] : vector<8xui8> to vector<8xi8>
 // CHECK:           %[[HI:.*]] = arith.shrui %[[BYTESI]], %{{.*}} : vector<8xi8>
 // CHECK:           %[[LO:.*]] = arith.andi %[[BYTESI]], %{{.*}} : vector<8xi8>
 // CHECK:           %[[CODES:.*]] = vector.shuffle %[[LO]], %[[HI]] [0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15] : vector<8xi8>, vector<8xi8>
 // CHECK:           %[[VALUES:.*]] = arith.uitofp %[[CODES]] : vector<16xi8> to vector<16xf32>
-// CHECK-DAG:       %[[BV:.*]] = vector.broadcast %[[B]] : f32 to vector<16xf32>
-// CHECK-DAG:       %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<16xf32>
-// CHECK:           %[[ROW:.*]] = vector.fma %[[VALUES]], %[[SV]], %[[BV]] : vector<16xf32>
-// CHECK:           arith.addf %{{.*}}, %[[ROW]] : vector<16xf32>
+// CHECK:           vector.fma %[[VALUES]], %[[SV]], %[[A0]] : vector<16xf32>
 // CHECK-NOT:       vector.transfer_read %[[T]][%{{.*}}, %c32]
-// CHECK:           scf.yield
+// CHECK:           %[[NEXT:.*]] = arith.addf %[[BSUM]], %[[B]] : f32
+// CHECK:           scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NEXT]]
+// CHECK:         %[[BIASES:.*]] = vector.broadcast %[[LOOP]]#4 : f32 to vector<16xf32>
+// CHECK:         arith.addf %[[LOOP]]#0, %[[BIASES]] : vector<16xf32>
 func.func @four_bit(%t: tensor<10x36xui8>, %i: tensor<3x2xi32>) -> tensor<3x64xf32> {
   %r = embbag.packed sum %t[%i] rowwise(i4) : (tensor<10x36xui8>, tensor<3x2xi32>) -> tensor<3x64xf32>
   return %r : tensor<3x64xf32>
@@ -36,7 +39,8 @@ func.func @four_bit(%t: tensor<10x36xui8>, %i: tensor<3x2xi32>) -> tensor<3x64xf
 
 // -----
 
-// 2-bit codes: four fields of each byte, interleaved in two rounds.
+// 2-bit codes: four fields of each byte, interleaved in two rounds; max
+// takes each dequantized row.
 // CHECK-LABEL: func.func @two_bit(
 // CHECK:         vector.bitcast %{{.*}} : vector<4xi8> to vector<2xf16>
 // CHECK:         %[[READ:.*]] = vector.transfer_read {{.*}} : tensor<10x8xui8>, vector<4xui8>
@@ -46,7 +50,9 @@ func.func @four_bit(%t: tensor<10x36xui8>, %i: tensor<3x2xi32>) -> tensor<3x64xf
 // CHECK:         %[[EVEN:.*]] = vector.shuffle %[[F0]], %[[F2]] [0, 4, 1, 5, 2, 6, 3, 7]
 // CHECK:         %[[ODD:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 4, 1, 5, 2, 6, 3, 7]
 // CHECK:         %[[CODES:.*]] = vector.shuffle %[[EVEN]], %[[ODD]] [0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15]
-// CHECK:         arith.uitofp %[[CODES]] : vector<16xi8> to vector<16xf32>
+// CHECK:         %[[VALUES:.*]] = arith.uitofp %[[CODES]] : vector<16xi8> to vector<16xf32>
+// CHECK:         %[[ROW:.*]] = vector.fma %[[VALUES]], %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK:         arith.maximumf %{{.*}}, %[[ROW]] : vector<16xf32>
 func.func @two_bit(%t: tensor<10x8xui8>, %i: tensor<3x2xi32>) -> tensor<3x16xf32> {
   %r = embbag.packed max %t[%i] rowwise(i2) : (tensor<10x8xui8>, tensor<3x2xi32>) -> tensor<3x16xf32>
   return %r : tensor<3x16xf32>
