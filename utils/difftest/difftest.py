@@ -11,6 +11,8 @@ status and a message on stderr naming the op (e.g. `embbag.offsets`).
     difftest.py --seed 7 --count 5000 --jobs 2       # a long run
     difftest.py --seed 1 --count 1000 --parse-only   # parse + verify only
     difftest.py --seed 1 --count 300 --mock          # check the harness itself
+    difftest.py --oracle torch --seed 1 --count 120  # torch as the oracle
+    difftest.py --oracle rowwise --seed 1 --count 100  # quantized tables
 
 Ends with the line `difftest: N cases, P passed, F failed` and exits non-zero
 when a case fails; each failure prints the case file (kept) and a diff.
@@ -128,6 +130,10 @@ def compare(case, exp, sizes, vals):
         return []
     etype = case["etype"]
     flat_exp = list(exp.ravel())
+    # Row-wise quantized cases (rowwise.py) bring a bound per element.
+    flat_tol = None
+    if case.get("tol") is not None:
+        flat_tol = list(np.asarray(case["tol"], dtype=np.float64).ravel())
     bad = 0
     for k, (e, g) in enumerate(zip(flat_exp, vals)):
         if ref.is_int(etype):
@@ -137,7 +143,10 @@ def compare(case, exp, sizes, vals):
         else:
             g = float(g)
             e = float(e)
-            tol = ATOL + RTOL[(etype, case["reduction"])] * abs(e)
+            if flat_tol is None:
+                tol = ATOL + RTOL[(etype, case["reduction"])] * abs(e)
+            else:
+                tol = ref.rowwise_tolerance(etype, e, g, flat_tol[k])
             # Equal infinities (an f16 sum that overflows) differ by NaN.
             ok = (g == e or abs(g - e) <= tol
                   or (np.isnan(g) and np.isnan(e)))
@@ -172,6 +181,9 @@ class Runner:
         if args.oracle == "torch":
             import torch_oracle
             self.oracle = torch_oracle
+        elif args.oracle == "rowwise":
+            import rowwise
+            self.oracle = rowwise
         else:
             self.oracle = gen
         self.workdir = tempfile.mkdtemp(prefix="difftest-")
@@ -340,12 +352,16 @@ def main(argv=None):
     p.add_argument("--parse-args", default="", metavar="ARGS",
                    help="extra embbag-opt arguments for --parse-only, e.g. "
                         "--parse-args=--embbag-verify-constants")
-    p.add_argument("--oracle", choices=["numpy", "torch"], default="numpy",
+    p.add_argument("--oracle", choices=["numpy", "torch", "rowwise"],
+                   default="numpy",
                    help="where the cases and expected values come from: "
                         "reference.py's cases of the whole dialect (default), "
-                        "or torch_oracle.py's cases of the part that "
+                        "torch_oracle.py's cases of the part that "
                         "torch.nn.functional.embedding_bag implements, "
-                        "computed by torch")
+                        "computed by torch, or rowwise.py's cases of "
+                        "row-wise quantized tables (torch-prepacked; "
+                        "expected values from torch's quantized bag kernels "
+                        "where they apply, else from reference.py)")
     p.add_argument("--mock", action="store_true",
                    help="self-test of the harness: replace each op by a "
                         "constant holding the reference result and lower with "

@@ -18,6 +18,9 @@ Placement of the op:
   `tensor.cast` when dynamic); only for valid cases.
 
 Every case is reproducible from (seed, index): `generate(seed, index)`.
+The cases of torch_oracle.py and rowwise.py are emitted by the same code; a
+row-wise quantized case (`rowwise` set) has a table of bytes (`table_type`),
+the `rowwise(iN)` clause last, and a result `[batch, D]` of its `etype`.
 
     python3 gen.py --seed 1 --count 20 --out /tmp/cases   # writes case files
 """
@@ -204,34 +207,13 @@ def _garbage_index(rng, num_emb, itype):
 # ---------------------------------------------------------------------------
 
 
-def generate(seed, index, invalid=None):
-    """Case number `index` of the sequence `seed` (deterministic).
-    `invalid` forces (True) or forbids (False) a runtime-invalid case."""
-    rng = np.random.default_rng([int(seed), int(index)])
-    op = ["packed", "offsets", "segments"][int(rng.integers(3))]
-    if invalid is None:
-        invalid = rng.random() < INVALID_FRACTION
-    etype = _pick(rng, list(ETYPE_WEIGHTS.items()))
-    itype = "i32" if rng.random() < 0.5 else "i64"
-    reduction = "mean" if rng.random() < 0.35 else "sum"
-    klass = _pick(rng, SHAPE_CLASSES[op])
-    if invalid and klass in ("zero_batch", "zero_indices"):
-        klass = "basic"
-    row_shape = _pick(rng, ROW_SHAPES)
-    if klass == "big_bag" and int(np.prod(row_shape, dtype=np.int64)) > 16:
-        row_shape = (3,)
-
-    num_emb = int(rng.integers(1, 25)) if rng.random() < 0.85 else int(
-        rng.integers(25, 200))
-    case = {
-        "seed": int(seed), "index": int(index), "op": op,
-        "reduction": reduction, "etype": etype, "itype": itype,
-        "klass": klass, "row_shape": tuple(row_shape),
-        "offsets": None, "segment_ids": None, "num_segments": None,
-        "default": None, "weights": None, "invalid": None,
-    }
-
-    # Index structure.
+def index_structure(rng, case, num_emb):
+    """Draws the index operands of `case` for its op and shape class
+    (case["op"], case["klass"], case["itype"]) from `rng`, with indices in
+    [0, num_emb) (unread ones may be garbage): sets case["indices"] and
+    case["offsets"] or case["segment_ids"] and case["num_segments"]; returns
+    the number of indices the bags read. Also used by rowwise.py."""
+    op, klass, itype = case["op"], case["klass"], case["itype"]
     if op == "packed":
         if klass == "zero_batch":
             batch, per_bag = 0, int(rng.integers(0, 4))
@@ -300,6 +282,37 @@ def generate(seed, index, invalid=None):
         case["segment_ids"] = np.array(ids, dtype=np.int64)
         case["num_segments"] = num_segments
         n_read = len(ids)
+    return n_read
+
+
+def generate(seed, index, invalid=None):
+    """Case number `index` of the sequence `seed` (deterministic).
+    `invalid` forces (True) or forbids (False) a runtime-invalid case."""
+    rng = np.random.default_rng([int(seed), int(index)])
+    op = ["packed", "offsets", "segments"][int(rng.integers(3))]
+    if invalid is None:
+        invalid = rng.random() < INVALID_FRACTION
+    etype = _pick(rng, list(ETYPE_WEIGHTS.items()))
+    itype = "i32" if rng.random() < 0.5 else "i64"
+    reduction = "mean" if rng.random() < 0.35 else "sum"
+    klass = _pick(rng, SHAPE_CLASSES[op])
+    if invalid and klass in ("zero_batch", "zero_indices"):
+        klass = "basic"
+    row_shape = _pick(rng, ROW_SHAPES)
+    if klass == "big_bag" and int(np.prod(row_shape, dtype=np.int64)) > 16:
+        row_shape = (3,)
+
+    num_emb = int(rng.integers(1, 25)) if rng.random() < 0.85 else int(
+        rng.integers(25, 200))
+    case = {
+        "seed": int(seed), "index": int(index), "op": op,
+        "reduction": reduction, "etype": etype, "itype": itype,
+        "klass": klass, "row_shape": tuple(row_shape),
+        "offsets": None, "segment_ids": None, "num_segments": None,
+        "default": None, "weights": None, "invalid": None,
+    }
+
+    n_read = index_structure(rng, case, num_emb)
 
     # A table with no rows is valid when no index is read.
     if n_read == 0 and not invalid and rng.random() < 0.15:
@@ -378,13 +391,23 @@ def _extend(case, side, invalid):
         case["reduction"] = "sqrtn"
     if case["op"] != "offsets" or invalid or side.random() >= 0.3:
         return
+    include_last_offset(case, side, int(side.integers(0, 3)))
+
+
+def include_last_offset(case, side, tail):
+    """Makes an offsets case one with include_last_offset: the number of
+    indices appended as the closing offset, then `tail` indices that no bag
+    reads (garbage, out of range too) and their weights, drawn from `side`.
+    Also used by rowwise.py."""
     case["include_last_offset"] = True
     n = len(case["indices"])
     case["offsets"] = np.append(case["offsets"], n).astype(np.int64)
-    tail = int(side.integers(0, 3))
     garbage = [_garbage_index(side, case["num_emb"], case["itype"])
                for _ in range(tail)]
-    case["indices"] = np.append(case["indices"], garbage).astype(np.int64)
+    # (An int64 array of its own: appending an empty list would make a
+    # float64 array, and the cast back would turn 2^63 - 1 into -2^63.)
+    case["indices"] = np.append(case["indices"],
+                                np.array(garbage, dtype=np.int64))
     if case["weights"] is not None:
         wclass = case["vclass"] if ref.is_int(case["etype"]) else "exact"
         extra = _values(side, case["etype"], (tail,), wclass, weights=True)
@@ -539,20 +562,31 @@ def expected_shape(case):
     return (batch,) + tuple(case["row_shape"])
 
 
+def _type_text(case):
+    """T, or for a row-wise quantized table the bytes, the code width and
+    the result type."""
+    if not case.get("rowwise"):
+        return case["etype"]
+    return "%s rowwise(i%d)%s result=%s" % (
+        case["table_type"], case["rowwise"],
+        " static-D" if case.get("static_d") else "", case["etype"])
+
+
 def describe(case):
     d = case["default"]
     p = case.get("padding_idx")
     return ("op=%s reduction=%s T=%s T_IND=%s class=%s rows=%s num_emb=%d "
             "values=%s weights=%s default=%s shapes=%s placement=%s "
             "invalid=%s%s%s" % (
-                case["op"], case["reduction"], case["etype"], case["itype"],
+                case["op"], case["reduction"], _type_text(case), case["itype"],
                 case["klass"], list(case["row_shape"]), case["num_emb"],
                 case["vclass"], "yes" if case["weights"] is not None else "no",
                 "none" if d is None else d,
                 "dynamic" if case["dynamic"] else "static",
                 case["placement"], case["invalid"] or "no",
                 " include_last_offset" if case.get("include_last_offset")
-                else "", "" if p is None else " padding_idx=%d" % p))
+                else "", "" if p is None else " padding_idx=%d" % p)) + (
+                    " oracle=%s" % case["oracle"] if case.get("oracle") else "")
 
 
 # ---------------------------------------------------------------------------
@@ -575,6 +609,20 @@ def fmt_float(x):
     return s
 
 
+def float_bits(x, etype):
+    """A non-finite float as the hexadecimal bit pattern of `etype`, the
+    form MLIR's dense literals take for NaN and infinities (only --mock
+    results hold them: a weighted sqrtn over zero weights is 0 / 0)."""
+    if etype == "f64":
+        return "0x%016X" % int(np.array(x, dtype=np.float64).view(np.uint64))
+    bits = int(np.array(x, dtype=np.float32).view(np.uint32))
+    if etype == "f32":
+        return "0x%08X" % bits
+    if etype == "bf16":
+        return "0x%04X" % (bits >> 16)
+    return "0x%04X" % int(np.array(x, dtype=np.float16).view(np.uint16))
+
+
 def dense(values, etype_or_itype):
     """The body of `dense<...>` for an array of values."""
     arr = np.asarray(values, dtype=object)
@@ -585,6 +633,8 @@ def dense(values, etype_or_itype):
     def rec(a):
         if not isinstance(a, np.ndarray) or a.ndim == 0:
             v = a.item() if isinstance(a, np.ndarray) else a
+            if is_f and not np.isfinite(float(v)):
+                return float_bits(v, etype_or_itype)
             return fmt_float(v) if is_f else str(int(v))
         return "[" + ", ".join(rec(a[k]) for k in range(a.shape[0])) + "]"
     return "dense<%s>" % rec(arr)
@@ -601,7 +651,9 @@ def _operands(case):
     """[(name, static shape, element type, is_scalar, value)] in operand
     order."""
     e, i = case["etype"], case["itype"]
-    ops = [("table", case["table"].shape, e, False, case["table"]),
+    # A row-wise quantized table holds bytes (rowwise.py); T is the result's.
+    t = case.get("table_type", e)
+    ops = [("table", case["table"].shape, t, False, case["table"]),
            ("indices", case["indices"].shape, i, False, case["indices"])]
     if case["op"] == "offsets":
         ops.append(("offsets", case["offsets"].shape, i, False,
@@ -638,6 +690,8 @@ def _op_text(case, names, types, result_type):
         parts.append("padding_idx(%%%s)" % names["padding_idx"])
     if "weights" in names:
         parts.append("weights(%%%s)" % names["weights"])
+    if case.get("rowwise"):
+        parts.append("rowwise(i%d)" % case["rowwise"])
     return "%s\n      : (%s) -> %s" % (" ".join(parts), ", ".join(types),
                                       result_type)
 
@@ -656,6 +710,11 @@ def result_type_of(case, operand_types_dyn, num_segments_const):
         dyn[0] = not num_segments_const
     for k in range(1, len(shape)):
         dyn[k] = masks["table"][k]
+    if case.get("rowwise"):
+        # [batch, D]: D is static for i4 / i2; for i8 it follows the table's
+        # row (bytes - 8), or is declared static over a `?` row.
+        dyn[1] = (case["rowwise"] == 8 and masks["table"][1]
+                  and not case.get("static_d"))
     return tensor_type(shape, e, dyn), dyn
 
 

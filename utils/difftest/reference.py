@@ -401,6 +401,127 @@ def compute(op, reduction, etype, table, indices, offsets_=None,
 
 
 # ---------------------------------------------------------------------------
+# Row-wise quantized tables: rowwise(i8 | i4 | i2)
+# ---------------------------------------------------------------------------
+#
+# The table is [num_emb, row_bytes] of bytes (ui8 or i8, read as unsigned).
+# A row of D result columns (docs/EmbBag/EmbBagOps.md, the op descriptions):
+#   rowwise(i8): D codes, then an f32 scale and an f32 bias (little endian);
+#   rowwise(i4), rowwise(i2): ceil(D * bits / 8) bytes of codes, lowest bits
+#     first (code c in byte c // (8 / bits) at bit (c % (8 / bits)) * bits),
+#     then an f16 scale and an f16 bias.
+# Value c of the row is code[c] * scale + bias. The result (f32 or f16) is the
+# op on the dequantized rows, reduced in f32 and rounded once; weights have
+# the result's type.
+
+ROWWISE_BITS = (8, 4, 2)
+U32 = 2.0 ** -24  # the unit roundoff of float32
+
+
+def rowwise_row_bytes(bits, dim):
+    """The bytes of a row of `dim` columns of `bits`-bit codes."""
+    if bits == 8:
+        return dim + 8
+    return -(-dim * bits // 8) + 4
+
+
+def dequantize_rowwise(table, bits, dim):
+    """(values, magnitudes) of a row-wise quantized table, float64 arrays of
+    shape [num_emb, dim]: values[r, c] = code * scale + bias, exact up to
+    one float64 rounding; magnitudes[r, c] = |code * scale| + |bias|, the
+    size of the parts a float32 dequantization rounds."""
+    raw = np.asarray(table, dtype=np.int64)
+    assert raw.ndim == 2, "a rowwise table is 2-D"
+    raw = (raw & 0xFF).astype(np.uint8)
+    if raw.shape[1] != rowwise_row_bytes(bits, dim):
+        raise ValueError("a rowwise(i%d) row of %d columns has %d bytes, not %d"
+                         % (bits, dim, rowwise_row_bytes(bits, dim),
+                            raw.shape[1]))
+    if bits == 8:
+        codes = raw[:, :dim].astype(np.float64)
+        ftype, tail = "<f4", dim
+    else:
+        per_byte = 8 // bits
+        col = np.arange(dim)
+        byte = raw[:, col // per_byte].astype(np.int64)
+        shift = (col % per_byte) * bits
+        codes = ((byte >> shift) & ((1 << bits) - 1)).astype(np.float64)
+        ftype, tail = "<f2", raw.shape[1] - 4
+    qparams = np.ascontiguousarray(raw[:, tail:]).view(ftype)
+    scale = qparams[:, 0:1].astype(np.float64)
+    bias = qparams[:, 1:2].astype(np.float64)
+    values = codes * scale + bias
+    magnitudes = np.abs(codes * scale) + np.abs(bias)
+    return values, magnitudes
+
+
+def rowwise_compute(op, reduction, etype, table, bits, dim, indices,
+                    offsets_=None, segment_ids=None, num_segments=None,
+                    default=None, weights=None, include_last_offset=False,
+                    padding_idx=None):
+    """The result of an op on a row-wise quantized table, for result type
+    `etype` (f32 or f16): the dequantized rows reduced by the float reference
+    above in float64 (as good as exact next to f32), rounded once to T.
+    Raises ContractViolation like `compute`."""
+    if etype not in ("f32", "f16"):
+        raise ValueError("a rowwise result is f32 or f16, not %s" % etype)
+    values, _ = dequantize_rowwise(table, bits, dim)
+    w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    exact = compute(op, reduction, "f64", values, indices, offsets_,
+                    segment_ids, num_segments, default, w,
+                    include_last_offset, padding_idx)
+    return round_to(exact, etype).astype(np.float64)
+
+
+def rowwise_tolerance(etype, expected, got, bound):
+    """The allowed |got - expected| of an element of a row-wise quantized
+    result printed by printMemref: `bound` (rowwise_error_bound, doubled
+    when torch computed `expected`), printMemref's 6 significant digits
+    (1e-5 relative, 1e-7 absolute), and for an f16 result one f16 ulp of the
+    larger value (both sides round to f16 from values up to `bound` apart:
+    the roundings may fall on neighbouring f16 values), 2^-24 where that
+    ulp is subnormal."""
+    tol = bound + 1e-7 + 1e-5 * abs(expected)
+    if etype == "f16":
+        tol += max(2.0 ** -10 * max(abs(expected), abs(got)), 2.0 ** -24)
+    return tol
+
+def rowwise_error_bound(op, reduction, table, bits, dim, indices,
+                        offsets_=None, segment_ids=None, num_segments=None,
+                        default=None, weights=None, include_last_offset=False,
+                        padding_idx=None):
+    """Per result element, a bound on how far a float32 evaluation of the op
+    (before the rounding to an f16 result) may be from the exact value, for
+    any order of the additions and either way of dequantizing
+    (`code * scale + bias` then `w * value`, or FBGEMM's
+    `fma(code, w * scale, acc + w * bias)`, two additions per term).
+
+    With u = 2^-24, n the terms of the bag (padding left out) and M the
+    op applied to the magnitudes |w| * (|code * scale| + |bias|):
+      sum, mean, sqrtn: (2 n + 6) u M   (2 n additions of partial sums no
+        larger than M; the dequantization's and the weight's roundings; the
+        mean's division; sqrtn's norm, square root and division);
+      max: 4 u M   (the dequantization only; comparisons are exact).
+    A worst-case bound: actual differences are far smaller, and a wrong code,
+    scale, bias or row is still far larger."""
+    _, mags = dequantize_rowwise(table, bits, dim)
+    absw = None if weights is None else np.abs(
+        np.asarray(weights, dtype=np.float64))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = compute(op, reduction, "f64", mags, indices, offsets_,
+                    segment_ids, num_segments, default,
+                    absw if reduction in ("sum", "sqrtn") else None,
+                    include_last_offset, padding_idx)
+    if reduction == "max":
+        return 4 * U32 * m
+    ones = np.ones((mags.shape[0], 1))
+    count = compute(op, "sum", "f64", ones, indices, offsets_, segment_ids,
+                    num_segments, None, None, include_last_offset,
+                    padding_idx)
+    return (2 * count + 6) * U32 * m
+
+
+# ---------------------------------------------------------------------------
 # Self test: the worked examples of the specifications and hand-checked edge
 # cases of docs/EmbBag/EmbBagOps.md. Run `python3 reference.py`.
 # ---------------------------------------------------------------------------
@@ -580,6 +701,36 @@ def _self_test():
         raise AssertionError("expected a ContractViolation")
     except ContractViolation as e:
         assert e.checks[0][0] == "index"
+    # Row-wise quantized rows, built by hand from the layout (rowwise.py
+    # checks the same layout against torch's prepack and unpack).
+    def qparams(ftype, scale, bias):
+        return list(np.array([scale, bias], dtype=ftype).view(np.uint8))
+    r8 = [[0, 1, 255] + qparams("<f4", 0.5, -1.0),
+          [7, 7, 7] + qparams("<f4", 0.0, 2.5)]
+    v, m = dequantize_rowwise(r8, 8, 3)
+    close(v, [[-1, -0.5, 126.5], [2.5, 2.5, 2.5]], 0)
+    close(m, [[1, 1.5, 128.5], [2.5, 2.5, 2.5]], 0)
+    # i4, 3 columns: codes 1, 2, 3 -> bytes 0x21, 0x03; i8 bytes (signed)
+    # read as unsigned: 0xF0 holds codes 0 and 15.
+    r4 = [[0x21, 0x03] + qparams("<f2", 0.5, -1.0),
+          [wrap_int(0xF0, "i8"), 0x0F] + qparams("<f2", 1.0, 0.0)]
+    close(dequantize_rowwise(r4, 4, 3)[0], [[-0.5, 0, 0.5], [0, 15, 15]], 0)
+    # i2, 5 columns: codes 3, 0, 1, 2 | 1 -> bytes 0b10010011, 0b01.
+    r2 = [[0b10010011, 0b01] + qparams("<f2", 2.0, 0.25)]
+    close(dequantize_rowwise(r2, 2, 5)[0], [[6.25, 0.25, 2.25, 4.25, 2.25]], 0)
+    assert [rowwise_row_bytes(b, 5) for b in (8, 4, 2)] == [13, 7, 6]
+    # The op on the dequantized rows; f16 rounds once, at the end.
+    close(rowwise_compute("offsets", "sum", "f32", r4, 4, 3, [0, 1, 1],
+                          [0, 1], weights=[2.0, 1.0, -0.5]),
+          [[-1, 0, 1], [0, 7.5, 7.5]], 0)
+    close(rowwise_compute("packed", "max", "f32", r4, 4, 3, [[0, 1]]),
+          [[0, 15, 15]], 0)
+    r4big = [[0x00, 0x00] + qparams("<f2", 1.0, 2048.0),
+             [0x11, 0x01] + qparams("<f2", 0.5, 0.0)]
+    close(rowwise_compute("packed", "sum", "f16", r4big, 4, 3,
+                          [[0] + [1] * 8]), [[2052, 2052, 2052]], 0)
+    b = rowwise_error_bound("packed", "sum", r8, 8, 3, [[0, 1]])
+    close(b, np.array([[3.5, 4, 131]]) * 10 * U32, 0)  # (2 * 2 + 6) u M
     print("reference.py: self test passed")
 
 
