@@ -256,18 +256,17 @@ struct ConvertEmbBagToLinalgPass
       return;
     WalkResult result =
         getOperation()->walk([](Operation *op) {
-          if (auto packed = dyn_cast<PackedOp>(op);
-              packed && packed.getPaddingIdx()) {
+          if (auto packed = dyn_cast<PackedOp>(op)) {
+            StringRef what = packed.getPaddingIdx() ? "padding_idx"
+                             : packed.getRowwiseBits()
+                                 ? "a row-wise quantized table"
+                                 : "";
+            if (what.empty())
+              return WalkResult::advance();
             packed->emitOpError()
-                << "has padding_idx, which the linalg lowering does not "
-                   "support; lower it with --convert-embbag-to-loops";
-            return WalkResult::interrupt();
-          }
-          if (auto packed = dyn_cast<PackedOp>(op);
-              packed && packed.getRowwiseBits()) {
-            packed->emitOpError()
-                << "has a row-wise quantized table, which the linalg lowering "
-                   "does not support; lower it with --convert-embbag-to-loops";
+                << "has " << what
+                << ", which the linalg lowering does not support; lower it "
+                   "with --convert-embbag-to-loops";
             return WalkResult::interrupt();
           }
           if (!isa<OffsetsOp, SegmentsOp>(op))

@@ -240,17 +240,21 @@ std::pair<Value, Value> readScaleAndBias(ImplicitLocOpBuilder &b,
                                          const KernelContext &k,
                                          Value rowIndex);
 
-/// The codes of the row's columns [col, col + lanes) as an f32 vector; with
-/// `mask` (a vector that ends the row) only the codes up to the row's end
-/// are read.
-Value readQuantizedCodes(ImplicitLocOpBuilder &b, const KernelContext &k,
-                         Value rowIndex, Value col, Value mask);
+/// The codes of the row's vectors at `cols` (consecutive: each `lanes`
+/// after the previous) as f32 vectors; a vector with a mask (one that ends
+/// the row) reads only the codes up to the row's end.
+SmallVector<Value> readQuantizedCodes(ImplicitLocOpBuilder &b,
+                                      const KernelContext &k, Value rowIndex,
+                                      ArrayRef<Value> cols,
+                                      ArrayRef<Value> masks);
 
-/// `code * scale + bias` for the row's columns [col, col + lanes), as an
-/// f32 vector (read as readQuantizedCodes does).
-Value readQuantizedVector(ImplicitLocOpBuilder &b, const KernelContext &k,
-                          Value rowIndex, Value scale, Value bias, Value col,
-                          Value mask);
+/// `code * scale + bias` for the row's vectors at `cols`, read as
+/// readQuantizedCodes does.
+SmallVector<Value> readQuantizedRow(ImplicitLocOpBuilder &b,
+                                    const KernelContext &k, Value rowIndex,
+                                    Value scale, Value bias,
+                                    ArrayRef<Value> cols,
+                                    ArrayRef<Value> masks);
 
 /// The byte columns holding the elements `columns` of a quantized row.
 SmallVector<Value> toByteColumns(ImplicitLocOpBuilder &b,

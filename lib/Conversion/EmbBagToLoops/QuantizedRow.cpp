@@ -108,13 +108,15 @@ static Value unpackCodes(ImplicitLocOpBuilder &b, Value bytes, unsigned bits) {
   return interleave(b, even, odd);
 }
 
-Value mlir::embbag::loops::readQuantizedCodes(ImplicitLocOpBuilder &b,
-                                              const KernelContext &k,
-                                              Value rowIndex, Value col,
-                                              Value mask) {
+/// The codes of `count` consecutive vectors of the row from column `col`,
+/// read with one load, as f32 vectors; with `mask` (one vector that ends
+/// the row) only the codes up to the row's end are read.
+static SmallVector<Value> readCodeGroup(ImplicitLocOpBuilder &b,
+                                        const KernelContext &k, Value rowIndex,
+                                        Value col, Value mask, int64_t count) {
   unsigned bits = k.p.rowwiseBits;
   int64_t lanes = k.shape.lanes;
-  int64_t numBytes = llvm::divideCeil(lanes * bits, 8);
+  int64_t numBytes = llvm::divideCeil(count * lanes * bits, 8);
   Type byteType = getElementTypeOrSelf(k.p.table.getType());
   // A vector starts on a byte: lanes * bits is a multiple of 8, or the row
   // is one vector starting at column 0 (the pattern checks it).
@@ -140,23 +142,46 @@ Value mlir::embbag::loops::readQuantizedCodes(ImplicitLocOpBuilder &b,
       ValueRange{rowIndex, byteCol}, AffineMapAttr::get(map), pad, byteMask,
       b.getBoolArrayAttr({true}));
   Value codes = unpackCodes(b, castToSignless(b, bytes), bits);
-  if (cast<VectorType>(codes.getType()).getNumElements() != lanes)
-    codes = vector::ExtractStridedSliceOp::create(
-        b, codes, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{lanes},
-        ArrayRef<int64_t>{1});
-  // The codes are unsigned whatever the byte type.
-  return arith::UIToFPOp::create(b, k.vecAccType, codes);
+  SmallVector<Value> vectors;
+  for (int64_t v = 0; v < count; ++v) {
+    Value part = codes;
+    if (cast<VectorType>(codes.getType()).getNumElements() != lanes)
+      part = vector::ExtractStridedSliceOp::create(
+          b, codes, ArrayRef<int64_t>{v * lanes}, ArrayRef<int64_t>{lanes},
+          ArrayRef<int64_t>{1});
+    // The codes are unsigned whatever the byte type.
+    vectors.push_back(arith::UIToFPOp::create(b, k.vecAccType, part));
+  }
+  return vectors;
 }
 
-Value mlir::embbag::loops::readQuantizedVector(ImplicitLocOpBuilder &b,
-                                               const KernelContext &k,
-                                               Value rowIndex, Value scale,
-                                               Value bias, Value col,
-                                               Value mask) {
-  return vector::FMAOp::create(
-      b, readQuantizedCodes(b, k, rowIndex, col, mask),
-      vector::BroadcastOp::create(b, k.vecAccType, scale),
-      vector::BroadcastOp::create(b, k.vecAccType, bias));
+SmallVector<Value> mlir::embbag::loops::readQuantizedCodes(
+    ImplicitLocOpBuilder &b, const KernelContext &k, Value rowIndex,
+    ArrayRef<Value> cols, ArrayRef<Value> masks) {
+  // Narrow codes are unpacked two vectors at a time where two whole
+  // vectors follow each other: one load and one round of shifts and
+  // interleaves for both. (8-bit codes are widened straight from memory.)
+  SmallVector<Value> vectors;
+  for (size_t u = 0; u < cols.size();) {
+    bool pair = k.p.rowwiseBits < 8 && u + 1 < cols.size() && !masks[u] &&
+                !masks[u + 1];
+    int64_t count = pair ? 2 : 1;
+    llvm::append_range(
+        vectors, readCodeGroup(b, k, rowIndex, cols[u], masks[u], count));
+    u += count;
+  }
+  return vectors;
+}
+
+SmallVector<Value> mlir::embbag::loops::readQuantizedRow(
+    ImplicitLocOpBuilder &b, const KernelContext &k, Value rowIndex,
+    Value scale, Value bias, ArrayRef<Value> cols, ArrayRef<Value> masks) {
+  Value scales = vector::BroadcastOp::create(b, k.vecAccType, scale);
+  Value biases = vector::BroadcastOp::create(b, k.vecAccType, bias);
+  SmallVector<Value> values = readQuantizedCodes(b, k, rowIndex, cols, masks);
+  for (Value &v : values)
+    v = vector::FMAOp::create(b, v, scales, biases);
+  return values;
 }
 
 SmallVector<Value>

@@ -60,12 +60,8 @@ static TableRow openRow(ImplicitLocOpBuilder &b, const KernelContext &k,
 
 /// Reads `table[row, col : col + lanes]` (masked when `mask` is set) as an
 /// accumulator vector.
-static Value readRow(ImplicitLocOpBuilder &b, const KernelContext &k,
-                     const TableRow &row, Value col, Value mask) {
-  if (k.p.rowwiseBits)
-    return readQuantizedVector(b, k, row.index, row.scale, row.bias, col,
-                               mask);
-  Value rowIndex = row.index;
+static Value readVector(ImplicitLocOpBuilder &b, const KernelContext &k,
+                        Value rowIndex, Value col, Value mask) {
   Value zero = arith::ConstantOp::create(
       b, b.getZeroAttr(getSignlessType(k.storageType)));
   Value pad = castTo(b, zero, k.storageType);
@@ -79,6 +75,20 @@ static Value readRow(ImplicitLocOpBuilder &b, const KernelContext &k,
   return v;
 }
 
+/// Reads the vectors of the chunk (`cols`, `chunk.masks`) of `row` as
+/// accumulator vectors, a quantized row dequantized.
+static SmallVector<Value> readRow(ImplicitLocOpBuilder &b,
+                                  const KernelContext &k, const TableRow &row,
+                                  const ChunkSpec &chunk,
+                                  ArrayRef<Value> cols) {
+  if (k.p.rowwiseBits)
+    return readQuantizedRow(b, k, row.index, row.scale, row.bias, cols,
+                            chunk.masks);
+  SmallVector<Value> vectors;
+  for (auto [col, mask] : llvm::zip_equal(cols, chunk.masks))
+    vectors.push_back(readVector(b, k, row.index, col, mask));
+  return vectors;
+}
 
 /// The weight of position `j` as a scalar of the accumulator type.
 static Value readScalarWeight(ImplicitLocOpBuilder &b, const KernelContext &k,
@@ -134,11 +144,11 @@ accumulateSplitBias(ImplicitLocOpBuilder &b, const KernelContext &k,
     bias = arith::MulFOp::create(b, w, bias);
   }
   Value scales = vector::BroadcastOp::create(b, k.vecAccType, scale);
+  SmallVector<Value> codes =
+      readQuantizedCodes(b, k, row.index, cols, chunk.masks);
   SmallVector<Value> next;
-  for (auto [u, acc] : llvm::enumerate(accs))
-    next.push_back(vector::FMAOp::create(
-        b, readQuantizedCodes(b, k, row.index, cols[u], chunk.masks[u]),
-        scales, acc));
+  for (auto [code, acc] : llvm::zip_equal(codes, accs))
+    next.push_back(vector::FMAOp::create(b, code, scales, acc));
   next.push_back(arith::AddFOp::create(b, biasSum, bias));
   return next;
 }
@@ -173,11 +183,19 @@ static SmallVector<Value> buildPass(ImplicitLocOpBuilder &b,
                                        iterArgs.take_front(numAccs),
                                        iterArgs[numAccs]);
           Value weight = k.p.weights ? readWeight(ab, k, j) : Value();
+          // A table of values is read vector by vector next to its
+          // accumulation; a quantized row's vectors are read together.
+          SmallVector<Value> quantized;
+          if (k.p.rowwiseBits)
+            quantized = readRow(ab, k, row, chunk, cols);
           SmallVector<Value> next;
-          for (auto [u, acc] : llvm::enumerate(iterArgs.take_front(numAccs)))
-            next.push_back(accumulate(
-                ab, k, acc, readRow(ab, k, row, cols[u], chunk.masks[u]),
-                weight));
+          for (auto [u, acc] : llvm::enumerate(iterArgs.take_front(numAccs))) {
+            Value value = k.p.rowwiseBits
+                              ? quantized[u]
+                              : readVector(ab, k, rowIndex, cols[u],
+                                           chunk.masks[u]);
+            next.push_back(accumulate(ab, k, acc, value, weight));
+          }
           return next;
         };
         if (!k.p.paddingIdx) {
@@ -272,10 +290,7 @@ applyDefault(ImplicitLocOpBuilder &b, const KernelContext &k, Value count,
       [&](OpBuilder &nested, Location loc) {
         ImplicitLocOpBuilder tb(loc, nested);
         TableRow row = openRow(tb, k, k.p.defaultIndex);
-        SmallVector<Value> rows;
-        for (auto [col, mask] : llvm::zip_equal(cols, chunk.masks))
-          rows.push_back(readRow(tb, k, row, col, mask));
-        scf::YieldOp::create(tb, rows);
+        scf::YieldOp::create(tb, readRow(tb, k, row, chunk, cols));
       },
       [&](OpBuilder &nested, Location loc) {
         scf::YieldOp::create(nested, loc, accs);

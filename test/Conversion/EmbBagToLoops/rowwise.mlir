@@ -2,8 +2,9 @@
 
 // Row-wise quantized tables in the loops kernel: per index, the row's scale
 // and bias are read once (the bytes after the codes, bitcast to floats),
-// and each vector of the row is its codes' bytes, unpacked in the vector
-// (4-bit: low and high nibbles interleaved) and converted to f32. A sum
+// and the row's codes are loaded as bytes, two whole vectors' worth at a
+// time, unpacked in the vector (4-bit: low and high nibbles interleaved)
+// and converted to f32. A sum
 // accumulates scale * code with one FMA per vector and the biases in one
 // scalar, added to every column after the loop; max dequantizes each row
 // (code * scale + bias, one FMA). Executed:
@@ -20,12 +21,16 @@
 // CHECK:           %[[S:.*]] = arith.extf %[[S16]] : f16 to f32
 // CHECK:           %[[B:.*]] = arith.extf %[[B16]] : f16 to f32
 // CHECK:           %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<16xf32>
-// CHECK:           %[[BYTES:.*]] = vector.transfer_read %[[T]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<10x36xui8>, vector<8xui8>
-// CHECK:           %[[BYTESI:.*]] = builtin.unrealized_conversion_cast %[[BYTES]] : vector<8xui8> to vector<8xi8>
-// CHECK:           %[[HI:.*]] = arith.shrui %[[BYTESI]], %{{.*}} : vector<8xi8>
-// CHECK:           %[[LO:.*]] = arith.andi %[[BYTESI]], %{{.*}} : vector<8xi8>
-// CHECK:           %[[CODES:.*]] = vector.shuffle %[[LO]], %[[HI]] [0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15] : vector<8xi8>, vector<8xi8>
-// CHECK:           %[[VALUES:.*]] = arith.uitofp %[[CODES]] : vector<16xi8> to vector<16xf32>
+// CHECK:           %[[BYTES:.*]] = vector.transfer_read %[[T]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<10x36xui8>, vector<16xui8>
+// CHECK:           %[[BYTESI:.*]] = builtin.unrealized_conversion_cast %[[BYTES]] : vector<16xui8> to vector<16xi8>
+// CHECK:           %[[HI:.*]] = arith.shrui %[[BYTESI]], %{{.*}} : vector<16xi8>
+// CHECK:           %[[LO:.*]] = arith.andi %[[BYTESI]], %{{.*}} : vector<16xi8>
+// CHECK:           %[[CODES:.*]] = vector.shuffle %[[LO]], %[[HI]] [0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31] : vector<16xi8>, vector<16xi8>
+// CHECK:           %[[FIRST:.*]] = vector.extract_strided_slice %[[CODES]] {offsets = [0], sizes = [16], strides = [1]} : vector<32xi8> to vector<16xi8>
+// CHECK:           %[[VALUES:.*]] = arith.uitofp %[[FIRST]] : vector<16xi8> to vector<16xf32>
+// CHECK:           %[[SECOND:.*]] = vector.extract_strided_slice %[[CODES]] {offsets = [16], sizes = [16], strides = [1]} : vector<32xi8> to vector<16xi8>
+// CHECK:           arith.uitofp %[[SECOND]] : vector<16xi8> to vector<16xf32>
+// CHECK:           vector.transfer_read %[[T]][%{{.*}}, %c16{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<10x36xui8>, vector<16xui8>
 // CHECK:           vector.fma %[[VALUES]], %[[SV]], %[[A0]] : vector<16xf32>
 // CHECK-NOT:       vector.transfer_read %[[T]][%{{.*}}, %c32]
 // CHECK:           %[[NEXT:.*]] = arith.addf %[[BSUM]], %[[B]] : f32

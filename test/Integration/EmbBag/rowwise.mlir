@@ -128,5 +128,14 @@ func.func @main() {
   %long = embbag.packed sum %t20[%i20] rowwise(i4) : (tensor<1x14xui8>, tensor<1x2xi64>) -> tensor<1x20xf32>
   %long_ = tensor.cast %long : tensor<1x20xf32> to tensor<?x?xf32>
   call @print(%long_) : (tensor<?x?xf32>) -> ()
+
+  // A row of 36 2-bit codes c = j mod 4 (every byte 0b11100100; scale 1,
+  // bias 0): two whole vectors read and unpacked together, then a masked
+  // one.
+  // CHECK: [0,   2,   4,   6,   0,   2,   4,   6,   0,   2,   4,   6,   0,   2,   4,   6,   0,   2,   4,   6,   0,   2,   4,   6,   0,   2,   4,   6,   0,   2,   4,   6,   0,   2,   4,   6]]
+  %t36 = arith.constant dense<[[228, 228, 228, 228, 228, 228, 228, 228, 228, 0, 60, 0, 0]]> : tensor<1x13xui8>
+  %long2 = embbag.packed sum %t36[%i20] rowwise(i2) : (tensor<1x13xui8>, tensor<1x2xi64>) -> tensor<1x36xf32>
+  %long2_ = tensor.cast %long2 : tensor<1x36xf32> to tensor<?x?xf32>
+  call @print(%long2_) : (tensor<?x?xf32>) -> ()
   return
 }
