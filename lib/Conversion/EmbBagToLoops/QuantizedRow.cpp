@@ -2,12 +2,14 @@
 //
 // A row-wise quantized table (PyTorch's and FBGEMM's layout) holds each row
 // as bytes: the codes, then the row's scale and bias (f32 for 8-bit codes,
-// f16 for 4- and 2-bit ones). The kernel reads a vector of a row as the
-// bytes of its codes, unpacks narrow codes inside the vector registers
-// (shifts and masks, then interleaving shuffles: the codes of a byte are
-// consecutive columns, lowest bits first), converts them to f32 and applies
-// `code * scale + bias`. Everything after that (weights, max, mean, the
-// default row) sees f32 vectors as for a table of floats.
+// f16 for 4- and 2-bit ones). The kernel reads a row's scale and bias once,
+// and its codes as bytes, two whole vectors' worth per load for narrow
+// codes, unpacked inside the vector registers (shifts and masks, then
+// interleaving shuffles: the codes of a byte are consecutive columns,
+// lowest bits first) and converted to f32. Sums use the codes and the
+// scale as they are and add the biases once per bag (RowChunk.cpp); every
+// other use takes `code * scale + bias` and sees f32 vectors as for a table
+// of floats.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,24 +41,33 @@ Value mlir::embbag::loops::planQuantizedRow(ImplicitLocOpBuilder &b,
   return k.scaleColumn;
 }
 
-std::pair<Value, Value>
-mlir::embbag::loops::readScaleAndBias(ImplicitLocOpBuilder &b,
-                                      const KernelContext &k, Value rowIndex) {
-  unsigned bits = k.p.rowwiseBits;
+/// `numBytes` bytes of row `rowIndex` from byte column `byteCol` (masked
+/// when `mask` is set), as a vector of i8.
+static Value readBytes(ImplicitLocOpBuilder &b, const KernelContext &k,
+                       Value rowIndex, Value byteCol, int64_t numBytes,
+                       Value mask) {
   Type byteType = getElementTypeOrSelf(k.p.table.getType());
-  auto bytesType = VectorType::get({tailBytes(bits)}, byteType);
   auto map = AffineMap::getMinorIdentityMap(2, 1, b.getContext());
   Value pad = castTo(
       b, arith::ConstantOp::create(b, b.getZeroAttr(getSignlessType(byteType))),
       byteType);
   Value bytes = vector::TransferReadOp::create(
-      b, bytesType, k.p.table, ValueRange{rowIndex, k.scaleColumn},
-      AffineMapAttr::get(map), pad, /*mask=*/Value(),
+      b, VectorType::get({numBytes}, byteType), k.p.table,
+      ValueRange{rowIndex, byteCol}, AffineMapAttr::get(map), pad, mask,
       b.getBoolArrayAttr({true}));
+  return castToSignless(b, bytes);
+}
+
+std::pair<Value, Value>
+mlir::embbag::loops::readScaleAndBias(ImplicitLocOpBuilder &b,
+                                      const KernelContext &k, Value rowIndex) {
+  unsigned bits = k.p.rowwiseBits;
+  Value bytes = readBytes(b, k, rowIndex, k.scaleColumn, tailBytes(bits),
+                          /*mask=*/Value());
   Type floatType = bits == 8 ? Type(b.getF32Type()) : Type(b.getF16Type());
   // Little endian, as x86 and AArch64 are: the bytes are the floats.
-  Value floats = vector::BitCastOp::create(
-      b, VectorType::get({2}, floatType), castToSignless(b, bytes));
+  Value floats =
+      vector::BitCastOp::create(b, VectorType::get({2}, floatType), bytes);
   Value scale = vector::ExtractOp::create(b, floats, ArrayRef<int64_t>{0});
   Value bias = vector::ExtractOp::create(b, floats, ArrayRef<int64_t>{1});
   if (bits != 8) {
@@ -117,7 +128,6 @@ static SmallVector<Value> readCodeGroup(ImplicitLocOpBuilder &b,
   unsigned bits = k.p.rowwiseBits;
   int64_t lanes = k.shape.lanes;
   int64_t numBytes = llvm::divideCeil(count * lanes * bits, 8);
-  Type byteType = getElementTypeOrSelf(k.p.table.getType());
   // A vector starts on a byte: lanes * bits is a multiple of 8, or the row
   // is one vector starting at column 0 (the pattern checks it).
   Value byteCol =
@@ -133,15 +143,9 @@ static SmallVector<Value> readCodeGroup(ImplicitLocOpBuilder &b,
     byteMask = vector::CreateMaskOp::create(
         b, VectorType::get({numBytes}, b.getI1Type()), ValueRange{bytesLeft});
   }
-  auto map = AffineMap::getMinorIdentityMap(2, 1, b.getContext());
-  Value pad = castTo(
-      b, arith::ConstantOp::create(b, b.getZeroAttr(getSignlessType(byteType))),
-      byteType);
-  Value bytes = vector::TransferReadOp::create(
-      b, VectorType::get({numBytes}, byteType), k.p.table,
-      ValueRange{rowIndex, byteCol}, AffineMapAttr::get(map), pad, byteMask,
-      b.getBoolArrayAttr({true}));
-  Value codes = unpackCodes(b, castToSignless(b, bytes), bits);
+  Value codes =
+      unpackCodes(b, readBytes(b, k, rowIndex, byteCol, numBytes, byteMask),
+                  bits);
   SmallVector<Value> vectors;
   for (int64_t v = 0; v < count; ++v) {
     Value part = codes;
