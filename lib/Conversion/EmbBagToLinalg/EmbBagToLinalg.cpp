@@ -52,7 +52,8 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
       return rewriter.notifyMatchFailure(op, "padding_idx is not supported");
     // Dequantizing rows is not a linalg.generic over the table's bytes.
     if (op.getRowwiseBits())
-      return rewriter.notifyMatchFailure(op, "rowwise tables are not supported");
+      return rewriter.notifyMatchFailure(op,
+                                         "rowwise tables are not supported");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Value table = flattenTable(b, op.getTable());
     Value indices = op.getIndices();

@@ -55,9 +55,9 @@ LogicalResult normalize(ImplicitLocOpBuilder &b, SegmentsOp op,
 template <typename OpTy> RankedTensorType getValuesType(OpTy op) {
   if (!op.getRowwiseBits())
     return op.getTableType();
-  return RankedTensorType::get({op.getTableType().getDimSize(0),
-                                op.getResultType().getDimSize(1)},
-                               op.getValueElementType());
+  return RankedTensorType::get(
+      {op.getTableType().getDimSize(0), op.getResultType().getDimSize(1)},
+      op.getValueElementType());
 }
 
 /// A vector of narrow codes must start on a byte: vectors of fewer lanes
@@ -102,9 +102,8 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
                                            : target->vectorBits;
     if (failed(normalize(b, op, checks, p)))
       return failure();
-    KernelShape shape = chooseShape(getValuesType(op),
-                                    static_cast<bool>(p.weights), options,
-                                    *target);
+    KernelShape shape = chooseShape(
+        getValuesType(op), static_cast<bool>(p.weights), options, *target);
     if (failed(checkQuantizedShape(op, shape)))
       return failure();
     Value result = buildKernel(b, p, shape);

@@ -110,7 +110,7 @@ static int prefetchLocalityFromData(const KernelContext &k) {
 static std::pair<Value, Value> distanceFromData(ImplicitLocOpBuilder &b,
                                                 const KernelContext &k) {
   Value rowBytes = b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 1),
-                                                cst(b, elementBytes(k)));
+                                                 cst(b, elementBytes(k)));
   Value tableBytes =
       b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 0), rowBytes);
   Value perRow = b.createOrFold<arith::DivUIOp>(
@@ -171,11 +171,11 @@ SmallVector<Value> mlir::embbag::loops::prefetchColumns(
     columns.push_back(at(inRow - 1));
   if (!k.p.rowwiseBits)
     return columns;
-  // A quantized row: the bytes of those columns, and the scale and bias
-  // after the codes, which every pass reads.
+  // A quantized row: the bytes of those columns, and the row's last byte
+  // (its bias, after the codes), which every pass reads.
   columns = toByteColumns(b, k, columns);
   columns.push_back(
-      b.createOrFold<arith::AddIOp>(k.scaleColumn, cst(b, k.p.rowwiseBits == 8 ? 7 : 3)));
+      b.createOrFold<arith::SubIOp>(dim(b, k.p.table, 1), cst(b, 1)));
   return columns;
 }
 

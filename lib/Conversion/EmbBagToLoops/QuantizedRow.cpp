@@ -85,8 +85,9 @@ static Value extractField(ImplicitLocOpBuilder &b, Value bytes, unsigned shift,
     return arith::ConstantOp::create(
         b, type, DenseElementsAttr::get(type, b.getI8IntegerAttr(v)));
   };
-  Value field = shift ? arith::ShRUIOp::create(b, bytes, splat(shift)).getResult()
-                      : bytes;
+  Value field = shift
+                    ? arith::ShRUIOp::create(b, bytes, splat(shift)).getResult()
+                    : bytes;
   if (shift + bits < 8)
     field = arith::AndIOp::create(b, field, splat((1 << bits) - 1));
   return field;
@@ -112,10 +113,10 @@ static Value unpackCodes(ImplicitLocOpBuilder &b, Value bytes, unsigned bits) {
     return interleave(b, extractField(b, bytes, 0, 4),
                       extractField(b, bytes, 4, 4));
   // 2-bit codes: fields 0 and 2, 1 and 3 interleaved, then the two pairs.
-  Value even = interleave(b, extractField(b, bytes, 0, 2),
-                          extractField(b, bytes, 4, 2));
-  Value odd = interleave(b, extractField(b, bytes, 2, 2),
-                         extractField(b, bytes, 6, 2));
+  Value even =
+      interleave(b, extractField(b, bytes, 0, 2), extractField(b, bytes, 4, 2));
+  Value odd =
+      interleave(b, extractField(b, bytes, 2, 2), extractField(b, bytes, 6, 2));
   return interleave(b, even, odd);
 }
 
@@ -136,16 +137,15 @@ static SmallVector<Value> readCodeGroup(ImplicitLocOpBuilder &b,
   if (mask) {
     // The row's codes from `col` on, rounded up to whole bytes.
     Value codes = arith::SubIOp::create(b, k.row, col);
-    Value bytesLeft = bits == 8 ? codes
-                                : arith::CeilDivUIOp::create(
-                                      b, codes, cst(b, 8 / bits))
-                                      .getResult();
+    Value bytesLeft =
+        bits == 8 ? codes
+                  : arith::CeilDivUIOp::create(b, codes, cst(b, 8 / bits))
+                        .getResult();
     byteMask = vector::CreateMaskOp::create(
         b, VectorType::get({numBytes}, b.getI1Type()), ValueRange{bytesLeft});
   }
-  Value codes =
-      unpackCodes(b, readBytes(b, k, rowIndex, byteCol, numBytes, byteMask),
-                  bits);
+  Value codes = unpackCodes(
+      b, readBytes(b, k, rowIndex, byteCol, numBytes, byteMask), bits);
   SmallVector<Value> vectors;
   for (int64_t v = 0; v < count; ++v) {
     Value part = codes;
@@ -170,8 +170,8 @@ SmallVector<Value> mlir::embbag::loops::readQuantizedCodes(
     bool pair = k.p.rowwiseBits < 8 && u + 1 < cols.size() && !masks[u] &&
                 !masks[u + 1];
     int64_t count = pair ? 2 : 1;
-    llvm::append_range(
-        vectors, readCodeGroup(b, k, rowIndex, cols[u], masks[u], count));
+    llvm::append_range(vectors,
+                       readCodeGroup(b, k, rowIndex, cols[u], masks[u], count));
     u += count;
   }
   return vectors;
@@ -188,15 +188,14 @@ SmallVector<Value> mlir::embbag::loops::readQuantizedRow(
   return values;
 }
 
-SmallVector<Value>
-mlir::embbag::loops::toByteColumns(ImplicitLocOpBuilder &b,
-                                   const KernelContext &k,
-                                   ArrayRef<Value> columns) {
+SmallVector<Value> mlir::embbag::loops::toByteColumns(ImplicitLocOpBuilder &b,
+                                                      const KernelContext &k,
+                                                      ArrayRef<Value> columns) {
   unsigned bits = k.p.rowwiseBits;
   SmallVector<Value> bytes;
   for (Value col : columns)
-    bytes.push_back(bits == 8 ? col
-                              : b.createOrFold<arith::DivUIOp>(
-                                    col, cst(b, 8 / bits)));
+    bytes.push_back(
+        bits == 8 ? col
+                  : b.createOrFold<arith::DivUIOp>(col, cst(b, 8 / bits)));
   return bytes;
 }

@@ -130,7 +130,6 @@ static bool splitsBias(const KernelContext &k) {
   return k.p.rowwiseBits && !k.p.max;
 }
 
-
 /// The quantized row's contribution with the bias apart: each accumulator
 /// plus `w * scale * code`, and the bias sum plus `w * bias`.
 static SmallVector<Value>
@@ -190,10 +189,9 @@ static SmallVector<Value> buildPass(ImplicitLocOpBuilder &b,
             quantized = readRow(ab, k, row, chunk, cols);
           SmallVector<Value> next;
           for (auto [u, acc] : llvm::enumerate(iterArgs.take_front(numAccs))) {
-            Value value = k.p.rowwiseBits
-                              ? quantized[u]
-                              : readVector(ab, k, rowIndex, cols[u],
-                                           chunk.masks[u]);
+            Value value = k.p.rowwiseBits ? quantized[u]
+                                          : readVector(ab, k, rowIndex, cols[u],
+                                                       chunk.masks[u]);
             next.push_back(accumulate(ab, k, acc, value, weight));
           }
           return next;

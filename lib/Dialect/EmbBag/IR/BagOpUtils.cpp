@@ -52,10 +52,17 @@ BagOperands bagops::getBagOperands(Operation *op) {
 
 BagOperands bagops::mapBagOperands(const BagOperands &o, IRMapping &map) {
   auto get = [&](Value v) { return v ? map.lookupOrDefault(v) : v; };
-  return {get(o.table),        get(o.indices),      get(o.bags),
-          get(o.numSegments),  get(o.defaultIndex), get(o.weights),
-          o.staticNumSegments, o.staticDefault,     o.includeLastOffset,
-          get(o.paddingIdx),   o.rowwise};
+  return {get(o.table),
+          get(o.indices),
+          get(o.bags),
+          get(o.numSegments),
+          get(o.defaultIndex),
+          get(o.weights),
+          o.staticNumSegments,
+          o.staticDefault,
+          o.includeLastOffset,
+          get(o.paddingIdx),
+          o.rowwise};
 }
 
 void bagops::materializeStatics(OpBuilder &b, Location loc, BagOperands &o) {
@@ -86,11 +93,10 @@ Value bagops::createBagOp(OpBuilder &b, Location loc, Operation *like,
                                      o.paddingIdx, o.weights, o.rowwise);
           })
           .Case([&](SegmentsOp) {
-            return SegmentsOp::create(b, loc, reduction, o.table, o.indices,
-                                      o.bags, o.numSegments,
-                                      o.staticNumSegments, o.defaultIndex,
-                                      o.staticDefault, o.paddingIdx, o.weights,
-                                      o.rowwise);
+            return SegmentsOp::create(
+                b, loc, reduction, o.table, o.indices, o.bags, o.numSegments,
+                o.staticNumSegments, o.defaultIndex, o.staticDefault,
+                o.paddingIdx, o.weights, o.rowwise);
           });
   if (!o.rowwise)
     return result;

@@ -150,18 +150,17 @@ static void writeSegmentsAfter(DialectBytecodeWriter &writer,
 /// `rowwise`, when the file's version has it.
 static LogicalResult readRowwise(DialectBytecodeReader &reader,
                                  TypeAttr &rowwise) {
-  return hasRowwise(reader) ? reader.readOptionalAttribute(rowwise)
-                            : success();
+  return hasRowwise(reader) ? reader.readOptionalAttribute(rowwise) : success();
 }
 
 LogicalResult PackedOp::readProperties(DialectBytecodeReader &reader,
                                        OperationState &state) {
   Properties &prop = state.getOrAddProperties<Properties>();
-  return success(succeeded(readSegmentsBefore(reader,
-                                              prop.operandSegmentSizes)) &&
-                 succeeded(reader.readAttribute(prop.reduction)) &&
-                 succeeded(readRowwise(reader, prop.rowwise)) &&
-                 succeeded(readSegmentsAfter(reader, prop.operandSegmentSizes)));
+  return success(
+      succeeded(readSegmentsBefore(reader, prop.operandSegmentSizes)) &&
+      succeeded(reader.readAttribute(prop.reduction)) &&
+      succeeded(readRowwise(reader, prop.rowwise)) &&
+      succeeded(readSegmentsAfter(reader, prop.operandSegmentSizes)));
 }
 
 void PackedOp::writeProperties(DialectBytecodeWriter &writer) {

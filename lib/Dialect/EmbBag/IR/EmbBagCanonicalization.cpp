@@ -365,10 +365,9 @@ struct OffsetsToPacked : public OpRewritePattern<OffsetsOp> {
     };
     Value indices = toBags(op.getIndices());
     Value weights = toBags(op.getWeights());
-    rewriter.replaceOpWithNewOp<PackedOp>(op, op.getResultType(),
-                                          op.getReductionAttr(), op.getTable(),
-                                          indices, op.getPaddingIdx(), weights,
-                                          op.getRowwiseAttr());
+    rewriter.replaceOpWithNewOp<PackedOp>(
+        op, op.getResultType(), op.getReductionAttr(), op.getTable(), indices,
+        op.getPaddingIdx(), weights, op.getRowwiseAttr());
     return success();
   }
 };

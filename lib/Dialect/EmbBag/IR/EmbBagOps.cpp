@@ -166,7 +166,8 @@ static LogicalResult verifyRowwise(Operation *op, TypeAttr rowwise,
            << ") table must be a 2-D tensor of ui8 or i8 bytes, but got "
            << tableType;
   Type resultElement = resultType.getElementType();
-  if (resultType.getRank() != 2 || !(resultElement.isF32() || resultElement.isF16()))
+  if (resultType.getRank() != 2 ||
+      !(resultElement.isF32() || resultElement.isF16()))
     return op->emitOpError()
            << "the result of a rowwise(i" << bits
            << ") table must be a 2-D tensor of f32 or f16, but got "
@@ -180,7 +181,7 @@ static LogicalResult verifyRowwise(Operation *op, TypeAttr rowwise,
            << ") table needs a static dimension 1: a row of n bytes holds "
               "more than one possible number of "
            << bits << "-bit codes";
-  if (ShapedType::isDynamic(rowBytes)) 
+  if (ShapedType::isDynamic(rowBytes))
     return success();
   if (ShapedType::isDynamic(columns)) {
     if (rowBytes < tail)
@@ -448,12 +449,11 @@ LogicalResult PackedOp::verify() {
       failed(verifyIndexType(*this, getPaddingIdx(), "padding_idx",
                              getIndexElementType())))
     return failure();
-  return verifyBagOpCommon(
-      *this, getReduction(), getTableType(), getIndices(), getWeights(),
-      getResultType(),
-      inferBagResultType(getTableType(), getRowwiseAttr(),
-                         getIndicesType().getDimSize(0)),
-      "indices dimension 0 (batch)", getRowwiseAttr());
+  return verifyBagOpCommon(*this, getReduction(), getTableType(), getIndices(),
+                           getWeights(), getResultType(),
+                           inferBagResultType(getTableType(), getRowwiseAttr(),
+                                              getIndicesType().getDimSize(0)),
+                           "indices dimension 0 (batch)", getRowwiseAttr());
 }
 
 LogicalResult
