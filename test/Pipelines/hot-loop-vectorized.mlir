@@ -74,7 +74,10 @@ func.func @offsets(%t: tensor<100000x64xf32>, %i: tensor<?xi32>,
   return
 }
 
+// The first inner loop is the scan of the ids, filling the starts of the
+// segments an id skips; the second is the kernel's loop over a bag's rows.
 // ASM-LABEL: {{^}}segments:
+// ASM: Inner Loop Header: Depth=2
 // ASM: Inner Loop Header: Depth=2
 // ASM-NOT: vmovups %ymm{{[0-9]+}}, {{.*}}(%
 // ASM: prefetcht0 (%{{[a-z0-9]+}},%{{[a-z0-9]+}},4)

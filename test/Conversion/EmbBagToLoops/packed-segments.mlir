@@ -43,23 +43,34 @@ func.func @packed_mean_ui8(%t: tensor<10x32xui8>, %i: tensor<4x6xi32>) -> tensor
   return %r : tensor<4x32xui8>
 }
 
-// Segments: checks, a histogram of the ids (also noting whether they are
-// sorted), its prefix sum, a stable bucketing of unsorted ids, then the
-// bag kernel over [starts[s], starts[s + 1]).
+// Segments: checks, one scan of the ids that notes whether they are sorted
+// and fills each segment's start where the id grows (then the starts after
+// the last id); unsorted ids take a histogram, its prefix sum and a stable
+// bucketing instead. Then the bag kernel over [starts[s], starts[s + 1]).
 // CHECK-LABEL: func.func @segments(
 // CHECK:         cf.assert %{{.*}}, "embbag.segments at {{.*}}: num_segments must be non-negative"
 // CHECK:         cf.assert %{{.*}}, "embbag.segments at {{.*}}: segment id out of range [0, num_segments)"
 // CHECK:         cf.assert %{{.*}}, "embbag.segments at {{.*}}: index out of range [0, num_emb)"
-// CHECK:         %[[HIST:.*]]:3 = scf.for {{.*}} -> (tensor<?xindex>, i1, index)
-// CHECK:         %[[STARTS:.*]] = scf.for {{.*}} -> (tensor<?xindex>)
-// CHECK:         %[[SORTED:.*]]:2 = scf.if %[[HIST]]#1 -> (tensor<?xi32>, tensor<?xf32>)
+// CHECK:         %[[SCAN:.*]]:3 = scf.for {{.*}} -> (tensor<?xindex>, i1, index)
+// CHECK:           %[[ID:.*]] = tensor.extract
+// CHECK:           %[[GROWS:.*]] = arith.cmpi sgt, %{{.*}}, %{{.*}} : index
+// CHECK:           scf.if %[[GROWS]] -> (tensor<?xindex>)
+// CHECK:             scf.for {{.*}} -> (tensor<?xindex>)
+// CHECK:           arith.cmpi sge
+// CHECK:           arith.maxsi
+// CHECK:         %[[FILLED:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[SCAN]]#0) -> (tensor<?xindex>)
+// CHECK:         %[[SORTED:.*]]:3 = scf.if %[[SCAN]]#1 -> (tensor<?xindex>, tensor<?xi32>, tensor<?xf32>)
+// CHECK:           scf.yield %[[FILLED]], %{{.*}}, %{{.*}}
 // CHECK:         } else {
+// CHECK:           %[[HIST:.*]] = scf.for {{.*}} -> (tensor<?xindex>)
+// CHECK:           %[[PREFIX:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[HIST]]) -> (tensor<?xindex>)
 // CHECK:           scf.for {{.*}} -> (tensor<?xi32>, tensor<?xindex>, tensor<?xf32>)
+// CHECK:           scf.yield %[[PREFIX]],
 // CHECK:         scf.for
-// CHECK:           tensor.extract %[[STARTS]]
+// CHECK:           tensor.extract %[[SORTED]]#0
 // CHECK:           scf.for {{.*}} -> (vector<8xf32>)
-// CHECK:             tensor.extract %[[SORTED]]#0
 // CHECK:             tensor.extract %[[SORTED]]#1
+// CHECK:             tensor.extract %[[SORTED]]#2
 // CHECK:             vector.fma
 func.func @segments(%t: tensor<10x8xf32>, %i: tensor<?xi32>, %s: tensor<?xi32>,
                     %n: i32, %w: tensor<?xf32>) -> tensor<?x8xf32> {
