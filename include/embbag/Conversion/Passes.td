@@ -93,7 +93,8 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "hint: 3 every cache level (x86 prefetcht0), 2 the L2 cache "
            "and beyond (prefetcht1), 1 the last level (prefetcht2), 0 "
            "non-temporal (prefetchnta); -1 decides from the table's size: "
-           "3 for a table of at most 4 MiB known at compile time, else 2">,
+           "3 for a table of at most 4 MiB, else 2, at run time when the "
+           "size is dynamic">,
     Option<"unroll", "unroll", "unsigned", /*default=*/"1",
            "Unroll the loop over a bag's indices by this factor (the "
            "remainder runs in an epilogue loop)">,

@@ -49,7 +49,8 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       llvm::cl::desc("Where prefetched rows go: 3 every cache level "
                      "(prefetcht0), 2 L2 and beyond (prefetcht1), 1 the "
                      "last level (prefetcht2), 0 non-temporal; -1: 3 for "
-                     "a static table of at most 4 MiB, else 2"),
+                     "a table of at most 4 MiB, else 2 (at run time when "
+                     "its size is dynamic)"),
       llvm::cl::init(-1)};
   PassOptions::Option<unsigned> unroll{
       *this, "unroll",

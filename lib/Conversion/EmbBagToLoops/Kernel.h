@@ -145,6 +145,9 @@ struct KernelContext {
   int prefetchLocality = 3; // memref.prefetch's hint for the rows
   // Whether to prefetch (i1) when only the run time knows; null otherwise.
   Value prefetchEnabled;
+  // Whether to prefetch the rows into L1 (locality 3) rather than with
+  // `prefetchLocality` (i1), when only the run time knows; null otherwise.
+  Value prefetchIntoL1;
   // A quantized table: the byte column of each row's scale (index).
   Value scaleColumn;
 };

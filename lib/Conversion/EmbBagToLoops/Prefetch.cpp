@@ -89,41 +89,58 @@ static int64_t columnBits(const KernelContext &k) {
                          : k.storageType.getIntOrFloatBitWidth();
 }
 
-/// Where the rows go: a table the last-level cache holds (known at compile
-/// time) into every level, as its latency is short; any other table into
-/// L2 only. A prefetch into L1 holds one of its few miss buffers (24 on
-/// Zen 4) until the line arrives from DRAM, so that the misses in flight,
-/// and with them the gather's bandwidth, stop at what L1 can track; the L2
-/// tracks more (measured on Zen 4: 8.5 GB/s with prefetcht0, 12.8 with
-/// prefetcht1, on 256-byte rows of a 256 MB table).
-static int prefetchLocalityFromData(const KernelContext &k) {
-  auto tableType = cast<RankedTensorType>(k.p.table.getType());
-  if (!tableType.hasStaticShape())
-    return 2;
-  int64_t bytes =
-      tableType.getDimSize(0) * tableType.getDimSize(1) * elementBytes(k);
-  return bytes <= kLastLevelBytes ? 3 : 2;
+/// The table's bytes and whether the last-level cache holds them (both
+/// folded to constants when the table's shape is static).
+static std::pair<Value, Value> tableSize(ImplicitLocOpBuilder &b,
+                                         const KernelContext &k) {
+  Value rowBytes = b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 1),
+                                                 cst(b, elementBytes(k)));
+  Value tableBytes =
+      b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 0), rowBytes);
+  Value inLastLevel = b.createOrFold<arith::CmpIOp>(
+      arith::CmpIPredicate::ule, tableBytes, cst(b, kLastLevelBytes));
+  return {tableBytes, inLastLevel};
 }
 
 /// The prefetch distance from the data and whether to prefetch at all
 /// (folded to constants when the sizes are static).
 static std::pair<Value, Value> distanceFromData(ImplicitLocOpBuilder &b,
                                                 const KernelContext &k) {
+  auto [tableBytes, inLastLevel] = tableSize(b, k);
   Value rowBytes = b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 1),
                                                  cst(b, elementBytes(k)));
-  Value tableBytes =
-      b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 0), rowBytes);
   Value perRow = b.createOrFold<arith::DivUIOp>(
       cst(b, kBytesInFlight),
       b.createOrFold<arith::MaxUIOp>(rowBytes, cst(b, 1)));
   Value distance = b.createOrFold<arith::MinUIOp>(
       b.createOrFold<arith::MaxUIOp>(perRow, cst(b, 16)), cst(b, 128));
-  Value inLastLevel = b.createOrFold<arith::CmpIOp>(
-      arith::CmpIPredicate::ule, tableBytes, cst(b, kLastLevelBytes));
   distance = b.createOrFold<arith::SelectOp>(inLastLevel, cst(b, 16), distance);
   Value enabled = b.createOrFold<arith::CmpIOp>(
       arith::CmpIPredicate::ugt, tableBytes, cst(b, kCacheResidentBytes));
   return {distance, enabled};
+}
+
+/// Where the rows go: a table the last-level cache holds into every level,
+/// as its latency is short; any other table into L2 only. A prefetch into
+/// L1 holds one of its few miss buffers (24 on Zen 4) until the line
+/// arrives from DRAM, so that the misses in flight, and with them the
+/// gather's bandwidth, stop at what L1 can track; the L2 tracks more
+/// (measured on Zen 4: 8.5 GB/s with prefetcht0, 12.8 with prefetcht1, on
+/// 256-byte rows of a 256 MB table). When only the run time knows the
+/// table's size, `prefetchIntoL1` picks between two loops (c3, a 2.5 MB
+/// table of rows of 64 floats: prefetcht1 costs its kernel 4-8%).
+static void planLocality(ImplicitLocOpBuilder &b, KernelContext &k) {
+  if (k.shape.prefetchLocality >= 0) {
+    k.prefetchLocality = k.shape.prefetchLocality;
+    return;
+  }
+  Value inLastLevel = tableSize(b, k).second;
+  if (std::optional<int64_t> known = getConstantIntValue(inLastLevel)) {
+    k.prefetchLocality = *known ? 3 : 2;
+    return;
+  }
+  k.prefetchLocality = 2;
+  k.prefetchIntoL1 = inLastLevel;
 }
 
 void mlir::embbag::loops::planPrefetch(ImplicitLocOpBuilder &b,
@@ -143,9 +160,7 @@ void mlir::embbag::loops::planPrefetch(ImplicitLocOpBuilder &b,
       enabled = {};
   }
   k.prefetchDistance = distance;
-  k.prefetchLocality = k.shape.prefetchLocality >= 0
-                           ? k.shape.prefetchLocality
-                           : prefetchLocalityFromData(k);
+  planLocality(b, k);
   k.tableBuffer = asReadOnlyBuffer(b, k.p.table);
   k.indicesBuffer = asReadOnlyBuffer(b, k.p.indices);
   k.lastPosition = arith::SubIOp::create(b, dim(b, k.p.indices, 0), cst(b, 1));

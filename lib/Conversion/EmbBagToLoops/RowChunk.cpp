@@ -231,6 +231,21 @@ static SmallVector<Value> buildPass(ImplicitLocOpBuilder &b,
   return SmallVector<Value>(lastLoop.getResults());
 }
 
+/// `build` twice, in the branches of `scf.if cond`: once for `then` and
+/// once for `otherwise`.
+static SmallVector<Value>
+buildEither(ImplicitLocOpBuilder &b, Value cond, ValueRange inits,
+            llvm::function_ref<SmallVector<Value>(bool)> build) {
+  auto ifOp = scf::IfOp::create(b, TypeRange(inits), cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, build(true));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, build(false));
+  return SmallVector<Value>(ifOp.getResults());
+}
+
 /// The pass, twice when the chunk has columns for rows on cache lines: one
 /// loop for tables whose rows start on lines, one for the others.
 static SmallVector<Value>
@@ -239,16 +254,27 @@ buildPrefetchingPasses(ImplicitLocOpBuilder &b, const KernelContext &k,
                        ArrayRef<Value> cols, ValueRange inits) {
   if (!chunk.onLinesColumns)
     return buildPass(b, k, bag, chunk, cols, inits, chunk.prefetchColumns);
-  auto ifOp = scf::IfOp::create(b, TypeRange(inits), k.rowsOnLines,
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  scf::YieldOp::create(
-      b, buildPass(b, k, bag, chunk, cols, inits, *chunk.onLinesColumns));
-  b.setInsertionPointToStart(ifOp.elseBlock());
-  scf::YieldOp::create(
-      b, buildPass(b, k, bag, chunk, cols, inits, chunk.prefetchColumns));
-  return SmallVector<Value>(ifOp.getResults());
+  return buildEither(b, k.rowsOnLines, inits, [&](bool onLines) {
+    return buildPass(b, k, bag, chunk, cols, inits,
+                     onLines ? *chunk.onLinesColumns : chunk.prefetchColumns);
+  });
+}
+
+/// The prefetching passes with the rows' locality, two versions of them
+/// when only the run time knows whether the rows go into L1.
+static SmallVector<Value>
+buildLocalityPasses(ImplicitLocOpBuilder &b, const KernelContext &k,
+                    const BagRef &bag, const ChunkSpec &chunk,
+                    ArrayRef<Value> cols, ValueRange inits) {
+  if (!k.prefetchIntoL1)
+    return buildPrefetchingPasses(b, k, bag, chunk, cols, inits);
+  return buildEither(b, k.prefetchIntoL1, inits, [&](bool intoL1) {
+    KernelContext fixed = k;
+    fixed.prefetchIntoL1 = {};
+    if (intoL1)
+      fixed.prefetchLocality = 3;
+    return buildPrefetchingPasses(b, fixed, bag, chunk, cols, inits);
+  });
 }
 
 /// The pass over a bag, with or without prefetches. When only the run time
@@ -261,16 +287,12 @@ static SmallVector<Value> buildPasses(ImplicitLocOpBuilder &b,
   if (!k.tableBuffer || chunk.prefetchColumns.empty())
     return buildPass(b, k, bag, chunk, cols, inits, {});
   if (!k.prefetchEnabled)
-    return buildPrefetchingPasses(b, k, bag, chunk, cols, inits);
-  auto ifOp = scf::IfOp::create(b, TypeRange(inits), k.prefetchEnabled,
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  scf::YieldOp::create(b,
-                       buildPrefetchingPasses(b, k, bag, chunk, cols, inits));
-  b.setInsertionPointToStart(ifOp.elseBlock());
-  scf::YieldOp::create(b, buildPass(b, k, bag, chunk, cols, inits, {}));
-  return SmallVector<Value>(ifOp.getResults());
+    return buildLocalityPasses(b, k, bag, chunk, cols, inits);
+  return buildEither(b, k.prefetchEnabled, inits, [&](bool enabled) {
+    if (enabled)
+      return buildLocalityPasses(b, k, bag, chunk, cols, inits);
+    return buildPass(b, k, bag, chunk, cols, inits, {});
+  });
 }
 
 /// An empty bag (of `count` indices taken) takes the default row,

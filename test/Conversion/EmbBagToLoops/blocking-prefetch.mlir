@@ -153,9 +153,11 @@ func.func @dram_table(%t: tensor<16385x64xf32>, %i: tensor<?x8xi32>) -> tensor<?
 }
 
 // A table of unknown size: the distance (16 ahead up to 4 MiB, else 64 for
-// rows of 256 bytes) and whether to prefetch at all (above 512 KiB) are
-// computed once, before the bag loop; each pass over a bag branches to a
-// loop with prefetches (two: rows on cache lines or not) or one without.
+// rows of 256 bytes), whether to prefetch at all (above 512 KiB) and where
+// (into L1 up to 4 MiB, the last-level cache's latency being short; into
+// L2 beyond) are computed once, before the bag loop; each pass over a bag
+// branches to a loop with prefetches (four: into L1 or L2, rows on cache
+// lines or not) or one without.
 // CHECK-LABEL: func.func @unknown_size_table(
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
@@ -165,13 +167,21 @@ func.func @dram_table(%t: tensor<16385x64xf32>, %i: tensor<?x8xi32>) -> tensor<?
 // CHECK:         %[[ON:.*]] = arith.cmpi ugt, %[[BYTES]], %c524288 : index
 // CHECK:         scf.for
 // CHECK:           scf.if %[[ON]]
-// CHECK:             scf.if
-// CHECK:               scf.for %[[J:[a-z0-9]+]] =
-// CHECK-NEXT:            arith.addi %[[J]], %[[DIST]] : index
-// CHECK:                 memref.prefetch
+// CHECK:             scf.if %[[SMALL]]
+// CHECK:               scf.if
+// CHECK:                 scf.for %[[J:[a-z0-9]+]] =
+// CHECK-NEXT:              arith.addi %[[J]], %[[DIST]] : index
+// CHECK:                   memref.prefetch %{{.*}}[%{{.*}}, %c0], read, locality<3>
+// CHECK:               } else {
+// CHECK:                 scf.for
+// CHECK:                   memref.prefetch %{{.*}}[%{{.*}}, %c0], read, locality<3>
 // CHECK:             } else {
-// CHECK:               scf.for
-// CHECK:                 memref.prefetch
+// CHECK:               scf.if
+// CHECK:                 scf.for
+// CHECK:                   memref.prefetch %{{.*}}[%{{.*}}, %c0], read, locality<2>
+// CHECK:               } else {
+// CHECK:                 scf.for
+// CHECK:                   memref.prefetch %{{.*}}[%{{.*}}, %c0], read, locality<2>
 // CHECK:           } else {
 // CHECK:             scf.for
 // CHECK-NOT:           memref.prefetch

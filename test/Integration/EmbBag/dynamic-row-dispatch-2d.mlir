@@ -3,6 +3,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx2" | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx2 max-vectors=2 checks=0" | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="target=generic prefetch-distance=3" | %mlir_runner | FileCheck %s
+// RUN: embbag-opt %s --embbag-to-llvm="prefetch-distance=3 prefetch-locality=2" | %mlir_runner | FileCheck %s
 
 // Tables of shape tensor<?x?xf32> (and tensor<?x?x?xf32> for the
 // 2x68 row) reach the kernel with a row length known only at run
@@ -12,7 +13,9 @@
 // max-vectors=2 from 17 elements on at 8 lanes). Table
 // t[r, c] = 10 * r + c, 5 rows; every form with sum, weighted sum and
 // mean, offsets and segments with an empty bag taking default row 1;
-// the expected rows are numpy's.
+// the expected rows are numpy's. prefetch-distance=3 makes every
+// pass prefetch: into L1 as the run time finds the table small, or
+// into L2 with prefetch-locality=2.
 
 func.func private @printMemrefF32(tensor<*xf32>) attributes { llvm.emit_c_interface }
 
