@@ -3,7 +3,8 @@
 # (examples/**/*.mlir) with `embbag-opt --embbag-to-llvm` and execute it with
 # mlir-runner, printing its results. Examples holding a shard.grid
 # (examples/shard) go through --embbag-shard-to-llvm and run on 2 MPI ranks
-# (mpirun.mpich), each rank's lines prefixed with its rank.
+# (mpirun.mpich), each rank's lines prefixed with its rank. A transform
+# script (examples/transform) is applied to examples/dlrm before it runs.
 #
 #   utils/run-examples.sh                  # all examples
 #   utils/run-examples.sh examples/dlrm    # the examples under a folder
@@ -17,7 +18,9 @@ export BUILD_DIR
 LLVM_PREFIX=/usr/lib/llvm-22
 PIPELINE="${EMBBAG_PIPELINE:-embbag-to-llvm}"
 
-"$ROOT/utils/setup.sh"
+# EMBBAG_SKIP_SETUP=1: use the embbag-opt already in $BUILD_DIR (the test
+# suite runs this script so, test/Examples/run-examples.test).
+[ -n "${EMBBAG_SKIP_SETUP:-}" ] || "$ROOT/utils/setup.sh"
 
 # libomp: for kernels lowered with parallel=1 (unused otherwise).
 runner_libs="$LLVM_PREFIX/lib/libmlir_runner_utils.so,$LLVM_PREFIX/lib/libmlir_c_runner_utils.so,$LLVM_PREFIX/lib/libomp.so"
@@ -25,14 +28,31 @@ libmpich=/usr/lib/x86_64-linux-gnu/libmpich.so
 roots=("$@")
 ((${#roots[@]})) || roots=("$ROOT/examples")
 
+# A transform script (examples/transform) is a library, not a program: it
+# is applied to this example, which then runs like the others.
+transform_target="$ROOT/examples/dlrm/embedding_layer.mlir"
+
 status=0
 while IFS= read -r example; do
   echo "== ${example#"$ROOT"/}"
+  if grep -q 'transform.named_sequence' "$example"; then
+    echo "   (a transform script, applied to ${transform_target#"$ROOT"/})"
+    if ! "$BUILD_DIR/bin/embbag-opt" "$transform_target" \
+      --pass-pipeline="builtin.module(transform-preload-library{transform-library-paths=$example},transform-interpreter,$PIPELINE)" |
+      "$LLVM_PREFIX/bin/mlir-runner" -e main -entry-point-result=void \
+        -shared-libs="$runner_libs" | grep -v '^Unranked Memref'; then
+      echo "!! failed: $example"
+      status=1
+    fi
+    continue
+  fi
+  # mpirun reads standard input, which is this loop's list of examples:
+  # it gets /dev/null instead.
   if grep -q 'shard.grid' "$example"; then
     if ! "$BUILD_DIR/bin/embbag-opt" "$example" --embbag-shard-to-llvm >"$BUILD_DIR/sharded-example.mlir" ||
       ! mpirun.mpich -np 2 -prepend-rank "$LLVM_PREFIX/bin/mlir-runner" -e main \
         -entry-point-result=void -shared-libs="$runner_libs,$libmpich" \
-        "$BUILD_DIR/sharded-example.mlir" | grep -v 'Unranked Memref'; then
+        "$BUILD_DIR/sharded-example.mlir" </dev/null | grep -v 'Unranked Memref'; then
       echo "!! failed: $example"
       status=1
     fi
