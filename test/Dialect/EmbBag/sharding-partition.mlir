@@ -115,3 +115,88 @@ func.func @columns_max(%t: tensor<4x4xf32>, %i: tensor<3x2xi32>) -> tensor<3x4xf
   %r = embbag.packed max %ts[%i] : (tensor<4x4xf32>, tensor<3x2xi32>) -> tensor<3x4xf32>
   return %r : tensor<3x4xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Rows of embbag.packed, weighted: foreign indices go to local row 0 with
+// weight 0, then a sum of the local rows and an all-reduce.
+// CHECK-LABEL: func.func @rows_packed(
+// CHECK-SAME: %[[T:.*]]: tensor<2x4xf32>, %[[I:.*]]: tensor<3x2xi32>, %[[W:.*]]: tensor<3x2xf32>) -> tensor<3x4xf32>
+// CHECK: shard.process_multi_index on @grid axes = [0]
+// CHECK: %[[MASKED:.*]]:2 = linalg.generic {{.*}} ins(%[[I]], %[[W]] :
+// CHECK: arith.subi
+// CHECK: linalg.yield
+// CHECK: %[[PART:.*]] = embbag.packed sum %[[T]][%[[MASKED]]#0] weights(%[[MASKED]]#1) : (tensor<2x4xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x4xf32>
+// CHECK: %[[SUM:.*]] = shard.all_reduce %[[PART]] on @grid grid_axes = [0]
+// CHECK: return %[[SUM]]
+func.func @rows_packed(%t: tensor<4x4xf32>, %i: tensor<3x2xi32>, %w: tensor<3x2xf32>) -> tensor<3x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %ts = shard.shard %t to %s : tensor<4x4xf32>
+  %r = embbag.packed sum %ts[%i] weights(%w) : (tensor<4x4xf32>, tensor<3x2xi32>, tensor<3x2xf32>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Rows of embbag.segments: the unweighted op gets weights, 1 for a local
+// row and 0 for a foreign one (sent to local row 0), the same segment ids,
+// then an all-reduce; the result's static batch comes back with a cast.
+// CHECK-LABEL: func.func @rows_segments(
+// CHECK-SAME: %[[T:.*]]: tensor<2x4xf32>, %[[I:.*]]: tensor<5xi32>, %[[G:.*]]: tensor<5xi32>) -> tensor<3x4xf32>
+// CHECK: %[[MASKED:.*]]:2 = linalg.generic {{.*}} ins(%[[I]] : tensor<5xi32>)
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: arith.select %{{.*}}, %[[ONE]], %[[ZERO]] : f32
+// CHECK: %[[PART:.*]] = embbag.segments sum %[[T]][%[[MASKED]]#0] segment_ids(%[[G]]) num_segments(%{{.*}}) weights(%[[MASKED]]#1)
+// CHECK: %[[SUM:.*]] = shard.all_reduce %[[PART]] on @grid grid_axes = [0] : tensor<?x4xf32> -> tensor<?x4xf32>
+// CHECK: %[[CAST:.*]] = tensor.cast %[[SUM]] : tensor<?x4xf32> to tensor<3x4xf32>
+// CHECK: return %[[CAST]]
+func.func @rows_segments(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %g: tensor<5xi32>) -> tensor<3x4xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %ts = shard.shard %t to %s : tensor<4x4xf32>
+  %n = arith.constant 3 : i32
+  %r = embbag.segments sum %ts[%i] segment_ids(%g) num_segments(%n) : (tensor<4x4xf32>, tensor<5xi32>, tensor<5xi32>, i32) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Columns of embbag.offsets, weighted: the op on the local columns with
+// the same indices, offsets and weights, no communication.
+// CHECK-LABEL: func.func @columns_offsets(
+// CHECK-SAME: %[[T:.*]]: tensor<4x2xf32>, %[[I:.*]]: tensor<5xi32>, %[[O:.*]]: tensor<3xi32>, %[[W:.*]]: tensor<5xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT: %[[R:.*]] = embbag.offsets sum %[[T]][%[[I]]] offsets(%[[O]]) weights(%[[W]]) : (tensor<4x2xf32>, tensor<5xi32>, tensor<3xi32>, tensor<5xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT: return %[[R]]
+// CHECK-NOT: shard.all_reduce
+func.func @columns_offsets(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %o: tensor<3xi32>, %w: tensor<5xf32>) -> tensor<3x4xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %ts = shard.shard %t to %s : tensor<4x4xf32>
+  %r = embbag.offsets sum %ts[%i] offsets(%o) weights(%w) : (tensor<4x4xf32>, tensor<5xi32>, tensor<3xi32>, tensor<5xf32>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Columns of embbag.segments, mean: the op on the local columns, no
+// communication.
+// CHECK-LABEL: func.func @columns_segments(
+// CHECK-SAME: %[[T:.*]]: tensor<4x2xf32>, %[[I:.*]]: tensor<5xi32>, %[[G:.*]]: tensor<5xi32>) -> tensor<3x2xf32>
+// CHECK: %[[R:.*]] = embbag.segments mean %[[T]][%[[I]]] segment_ids(%[[G]]) num_segments(%{{.*}}) : (tensor<4x2xf32>, tensor<5xi32>, tensor<5xi32>, i32) -> tensor<?x2xf32>
+// CHECK-NEXT: %[[CAST:.*]] = tensor.cast %[[R]] : tensor<?x2xf32> to tensor<3x2xf32>
+// CHECK-NEXT: return %[[CAST]]
+// CHECK-NOT: shard.all_reduce
+func.func @columns_segments(%t: tensor<4x4xf32>, %i: tensor<5xi32>, %g: tensor<5xi32>) -> tensor<3x4xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %ts = shard.shard %t to %s : tensor<4x4xf32>
+  %n = arith.constant 3 : i32
+  %r = embbag.segments mean %ts[%i] segment_ids(%g) num_segments(%n) : (tensor<4x4xf32>, tensor<5xi32>, tensor<5xi32>, i32) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
