@@ -6,8 +6,11 @@
 //
 // Compile and run (utils/run-examples.sh does this for examples/shard):
 //   embbag-opt examples/shard/dlrm_rowwise.mlir --embbag-shard-to-llvm \
-//     | mpirun.mpich -np 2 mlir-runner -e main -entry-point-result=void \
-//         -shared-libs=...,/usr/lib/x86_64-linux-gnu/libmpich.so
+//     -o sharded.mlir
+//   mpirun.mpich -np 2 mlir-runner sharded.mlir -e main \
+//     -entry-point-result=void \
+//     -shared-libs=...,/usr/lib/x86_64-linux-gnu/libmpich.so
+// (a file, not a pipe: mpirun gives standard input to rank 0 only)
 // One process, for comparison:
 //   embbag-opt examples/shard/dlrm_rowwise.mlir --embbag-drop-sharding \
 //     --embbag-to-llvm | mlir-runner -e main ...
