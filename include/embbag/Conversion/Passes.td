@@ -37,9 +37,11 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     epilogue). `f16`/`bf16` accumulate in `f32`. Integer types wrap; integer
     means divide the wrapped sum by the true count.
 
-    `embbag.segments` first counts the ids per segment (a histogram and its
-    prefix sum give each segment's range); sorted ids are used in place,
-    unsorted ids are bucketed (a stable counting sort) first, so that the
+    `embbag.segments` first scans the ids once: sorted ids are used in
+    place, each segment's start written where the id grows (no histogram,
+    whose increments of one counter would wait on each other); unsorted
+    ids are counted per segment (a histogram and its prefix sum give each
+    segment's range) and bucketed (a stable counting sort), so that the
     result does not depend on their order.
 
     With `checks` (the default) the runtime contract of each op is checked
