@@ -3,7 +3,8 @@
 # (examples/**/*.mlir) with `embbag-opt --embbag-to-llvm` and execute it with
 # mlir-runner, printing its results. Examples holding a shard.grid
 # (examples/shard) go through --embbag-shard-to-llvm and run on 2 MPI ranks
-# (mpirun.mpich), each rank's lines prefixed with its rank. A transform
+# (mpirun.mpich), each rank's output printed after the other's, its lines
+# prefixed with its rank. A transform
 # script (examples/transform) is applied to examples/dlrm before it runs.
 #
 #   utils/run-examples.sh                  # all examples
@@ -49,13 +50,19 @@ while IFS= read -r example; do
   # mpirun reads standard input, which is this loop's list of examples:
   # it gets /dev/null instead.
   if grep -q 'shard.grid' "$example"; then
+    # One output file per rank (mpirun's -prepend-rank splits the lines of
+    # unbuffered output), printed one after the other.
+    out="$BUILD_DIR/sharded-example.out"
     if ! "$BUILD_DIR/bin/embbag-opt" "$example" --embbag-shard-to-llvm >"$BUILD_DIR/sharded-example.mlir" ||
-      ! mpirun.mpich -np 2 -prepend-rank "$LLVM_PREFIX/bin/mlir-runner" -e main \
+      ! mpirun.mpich -np 2 -outfile-pattern "$out.%r" "$LLVM_PREFIX/bin/mlir-runner" -e main \
         -entry-point-result=void -shared-libs="$runner_libs,$libmpich" \
-        "$BUILD_DIR/sharded-example.mlir" </dev/null | grep -v 'Unranked Memref'; then
+        "$BUILD_DIR/sharded-example.mlir" </dev/null; then
       echo "!! failed: $example"
       status=1
     fi
+    for rank in 0 1; do
+      [ -f "$out.$rank" ] && grep -v 'Unranked Memref' "$out.$rank" | sed "s/^/[$rank] /"
+    done
     continue
   fi
   if ! "$BUILD_DIR/bin/embbag-opt" "$example" --pass-pipeline="builtin.module($PIPELINE)" |

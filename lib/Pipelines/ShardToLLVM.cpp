@@ -11,8 +11,10 @@
 //                                       rewritten into a wrapper with the
 //                                       original signature: it slices this
 //                                       process's shards of the arguments,
-//                                       calls the copy and rebuilds whole
-//                                       results (all-reduce into zeros)
+//                                       runs the copy's body on them (in
+//                                       place: a call would copy them) and
+//                                       rebuilds whole results (all-reduce
+//                                       into zeros)
 //   lower the collectives MLIR 22.1   all_slice (upstream patterns),
 //   leaves alone                        all_gather (all-reduce into zeros)
 //   convert-shard-to-mpi
@@ -45,6 +47,7 @@
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Dialect/Shard/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -170,8 +173,26 @@ boundaryShardings(func::FuncOp func) {
   return {args, results};
 }
 
-/// Fills the body of `wrapper` (the original signature): slice, call the
-/// partitioned `local`, gather.
+/// The body of `local` (one block) copied at `b` with its arguments bound to
+/// `operands`: its results. A call would bufferize to a copy of each sliced
+/// argument (a function's arguments have an identity layout), i.e. of this
+/// rank's whole shard of the table on every call; a copy of the body reads
+/// the slices in place.
+static SmallVector<Value> inlineLocalBody(OpBuilder &b, func::FuncOp local,
+                                          ValueRange operands) {
+  Block &body = local.getBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArguments(), operands);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> results;
+  for (Value v : body.getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
+}
+
+/// Fills the body of `wrapper` (the original signature): slice, run the
+/// partitioned `local` on the slices, gather.
 static LogicalResult buildWrapper(func::FuncOp wrapper, func::FuncOp local,
                                   ArrayRef<Sharding> argShardings,
                                   ArrayRef<Sharding> resultShardings) {
@@ -194,10 +215,16 @@ static LogicalResult buildWrapper(func::FuncOp wrapper, func::FuncOp local,
       return failure();
     operands.push_back(*v);
   }
-  auto call = func::CallOp::create(b, loc, local, operands);
+  SmallVector<Value> localResults;
+  if (local.getBody().hasOneBlock())
+    localResults = inlineLocalBody(b, local, operands);
+  else
+    llvm::append_range(
+        localResults,
+        func::CallOp::create(b, loc, local, operands).getResults());
   SmallVector<Value> results;
-  for (auto [res, sharding, type] : llvm::zip(
-           call.getResults(), resultShardings, wrapper.getResultTypes())) {
+  for (auto [res, sharding, type] :
+       llvm::zip(localResults, resultShardings, wrapper.getResultTypes())) {
     FailureOr<Value> v = gatherResult(b, loc, lookupGrid(sharding), sharding,
                                       res, cast<RankedTensorType>(type));
     if (failed(v))
@@ -235,12 +262,12 @@ struct ShardFunctionsPass
     if (resultShardings.size() != func.getNumResults())
       return func.emitError("embbag-shard-to-llvm: expected one return");
 
-    // The partitioned copy is private; the original name keeps the
-    // original signature for its callers.
+    // The partitioned copy keeps the function's visibility: a caller that
+    // holds only this rank's shards calls it directly. The original name
+    // keeps the original signature for the callers of whole inputs.
     OpBuilder b(func);
     auto local = cast<func::FuncOp>(b.clone(*func));
     local.setSymName((func.getSymName() + "__shard_local").str());
-    local.setPrivate();
     OpPassManager partition(func::FuncOp::getOperationName());
     partition.addPass(shard::createPartition());
     if (failed(runPipeline(partition, local)))
