@@ -204,9 +204,11 @@ mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
   Value numSegments = toIndex(b, op.getMixedNumSegments());
   if (checks.enabled)
     checkSegments(b, op, p, numSegments, checks.vectorBits);
-  auto [sorted, sortedStarts] = scanSortedStarts(b, ids, numSegments);
+  // Not a structured binding: the lambda below captures the starts.
+  std::pair<Value, Value> scanned = scanSortedStarts(b, ids, numSegments);
+  Value sortedStarts = scanned.second;
   auto sortedIf = scf::IfOp::create(
-      b, sorted,
+      b, scanned.first,
       [&](OpBuilder &nested, Location loc) {
         SmallVector<Value> same{sortedStarts, indices};
         if (weights)
