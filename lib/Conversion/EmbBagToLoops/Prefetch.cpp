@@ -89,34 +89,36 @@ static int64_t columnBits(const KernelContext &k) {
                          : k.storageType.getIntOrFloatBitWidth();
 }
 
-/// The table's bytes and whether the last-level cache holds them (both
-/// folded to constants when the table's shape is static).
-static std::pair<Value, Value> tableSize(ImplicitLocOpBuilder &b,
-                                         const KernelContext &k) {
-  Value rowBytes = b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 1),
-                                                 cst(b, elementBytes(k)));
-  Value tableBytes =
-      b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 0), rowBytes);
-  Value inLastLevel = b.createOrFold<arith::CmpIOp>(
-      arith::CmpIPredicate::ule, tableBytes, cst(b, kLastLevelBytes));
-  return {tableBytes, inLastLevel};
+/// The sizes the prefetch decisions follow (folded to constants when the
+/// table's shape is static).
+struct TableSize {
+  Value rowBytes, tableBytes;
+  Value inLastLevel; // i1: the last-level cache holds the table
+};
+
+static TableSize tableSize(ImplicitLocOpBuilder &b, const KernelContext &k) {
+  TableSize size;
+  size.rowBytes = b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 1),
+                                                cst(b, elementBytes(k)));
+  size.tableBytes =
+      b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 0), size.rowBytes);
+  size.inLastLevel = b.createOrFold<arith::CmpIOp>(
+      arith::CmpIPredicate::ule, size.tableBytes, cst(b, kLastLevelBytes));
+  return size;
 }
 
-/// The prefetch distance from the data and whether to prefetch at all
-/// (folded to constants when the sizes are static).
+/// The prefetch distance from the data and whether to prefetch at all.
 static std::pair<Value, Value> distanceFromData(ImplicitLocOpBuilder &b,
-                                                const KernelContext &k) {
-  auto [tableBytes, inLastLevel] = tableSize(b, k);
-  Value rowBytes = b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 1),
-                                                 cst(b, elementBytes(k)));
+                                                const TableSize &size) {
   Value perRow = b.createOrFold<arith::DivUIOp>(
       cst(b, kBytesInFlight),
-      b.createOrFold<arith::MaxUIOp>(rowBytes, cst(b, 1)));
+      b.createOrFold<arith::MaxUIOp>(size.rowBytes, cst(b, 1)));
   Value distance = b.createOrFold<arith::MinUIOp>(
       b.createOrFold<arith::MaxUIOp>(perRow, cst(b, 16)), cst(b, 128));
-  distance = b.createOrFold<arith::SelectOp>(inLastLevel, cst(b, 16), distance);
+  distance =
+      b.createOrFold<arith::SelectOp>(size.inLastLevel, cst(b, 16), distance);
   Value enabled = b.createOrFold<arith::CmpIOp>(
-      arith::CmpIPredicate::ugt, tableBytes, cst(b, kCacheResidentBytes));
+      arith::CmpIPredicate::ugt, size.tableBytes, cst(b, kCacheResidentBytes));
   return {distance, enabled};
 }
 
@@ -129,12 +131,13 @@ static std::pair<Value, Value> distanceFromData(ImplicitLocOpBuilder &b,
 /// 256-byte rows of a 256 MB table). When only the run time knows the
 /// table's size, `prefetchIntoL1` picks between two loops (c3, a 2.5 MB
 /// table of rows of 64 floats: prefetcht1 costs its kernel 4-8%).
-static void planLocality(ImplicitLocOpBuilder &b, KernelContext &k) {
+static void planLocality(KernelContext &k,
+                         const std::optional<TableSize> &size) {
   if (k.shape.prefetchLocality >= 0) {
     k.prefetchLocality = k.shape.prefetchLocality;
     return;
   }
-  Value inLastLevel = tableSize(b, k).second;
+  Value inLastLevel = size->inLastLevel;
   if (std::optional<int64_t> known = getConstantIntValue(inLastLevel)) {
     k.prefetchLocality = *known ? 3 : 2;
     return;
@@ -148,11 +151,15 @@ void mlir::embbag::loops::planPrefetch(ImplicitLocOpBuilder &b,
   int option = k.shape.prefetchDistance;
   if (option == 0)
     return;
+  // Computed once, when a decision follows the data.
+  std::optional<TableSize> size;
+  if (option < 0 || k.shape.prefetchLocality < 0)
+    size = tableSize(b, k);
   Value distance, enabled;
   if (option > 0) {
     distance = cst(b, option);
   } else {
-    std::tie(distance, enabled) = distanceFromData(b, k);
+    std::tie(distance, enabled) = distanceFromData(b, *size);
     std::optional<int64_t> known = getConstantIntValue(enabled);
     if (known && !*known)
       return;
@@ -160,7 +167,7 @@ void mlir::embbag::loops::planPrefetch(ImplicitLocOpBuilder &b,
       enabled = {};
   }
   k.prefetchDistance = distance;
-  planLocality(b, k);
+  planLocality(k, size);
   k.tableBuffer = asReadOnlyBuffer(b, k.p.table);
   k.indicesBuffer = asReadOnlyBuffer(b, k.p.indices);
   k.lastPosition = arith::SubIOp::create(b, dim(b, k.p.indices, 0), cst(b, 1));
