@@ -240,6 +240,18 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
   bool checks;
 };
 
+/// What of `op` keeps it from the linalg lowering, or "".
+std::string unsupportedClause(BagOpInterface op) {
+  if (op.getBagForm() != BagForm::Packed)
+    return "bags of varying size, which are not a linalg reduction";
+  StringRef clause = op.getPaddingIdx()     ? "padding_idx"
+                     : op.getRowwiseAttr() ? "a row-wise quantized table"
+                                           : "";
+  if (clause.empty())
+    return "";
+  return (clause + ", which the linalg lowering does not support").str();
+}
+
 struct ConvertEmbBagToLinalgPass
     : public embbag::impl::ConvertEmbBagToLinalgBase<
           ConvertEmbBagToLinalgPass> {
@@ -251,32 +263,22 @@ struct ConvertEmbBagToLinalgPass
     // Only embbag.packed is rewritten; the user's code around it comes out
     // as it went in (the greedy driver would fold and reorder it).
     lowering::rewriteEach(
-        getOperation(), [](Operation *op) { return isa<PackedOp>(op); },
+        getOperation(),
+        [](Operation *op) {
+          auto bagOp = dyn_cast<BagOpInterface>(op);
+          return bagOp && bagOp.getBagForm() == BagForm::Packed;
+        },
         std::move(patterns));
     if (leaveUnsupported)
       return;
-    WalkResult result =
-        getOperation()->walk([](Operation *op) {
-          if (auto packed = dyn_cast<PackedOp>(op)) {
-            StringRef what = packed.getPaddingIdx() ? "padding_idx"
-                             : packed.getRowwiseBits()
-                                 ? "a row-wise quantized table"
-                                 : "";
-            if (what.empty())
-              return WalkResult::advance();
-            packed->emitOpError()
-                << "has " << what
-                << ", which the linalg lowering does not support; lower it "
-                   "with --convert-embbag-to-loops";
-            return WalkResult::interrupt();
-          }
-          if (!isa<OffsetsOp, SegmentsOp>(op))
-            return WalkResult::advance();
-          op->emitOpError()
-              << "has bags of varying size, which are not a linalg reduction; "
-                 "lower it with --convert-embbag-to-loops";
-          return WalkResult::interrupt();
-        });
+    WalkResult result = getOperation()->walk([](BagOpInterface op) {
+      std::string what = unsupportedClause(op);
+      if (what.empty())
+        return WalkResult::advance();
+      op->emitOpError() << "has " << what
+                        << "; lower it with --convert-embbag-to-loops";
+      return WalkResult::interrupt();
+    });
     if (result.wasInterrupted())
       signalPassFailure();
   }

@@ -37,34 +37,28 @@ using namespace mlir::embbag::loops;
 
 namespace {
 
-LogicalResult normalize(ImplicitLocOpBuilder &b, PackedOp op,
+LogicalResult normalize(ImplicitLocOpBuilder &b, BagOpInterface op,
                         const RuntimeChecks &checks, BagProblem &p) {
-  return normalizePacked(b, op, checks, p);
-}
-LogicalResult normalize(ImplicitLocOpBuilder &b, OffsetsOp op,
-                        const RuntimeChecks &checks, BagProblem &p) {
-  return normalizeOffsets(b, op, checks, p);
-}
-LogicalResult normalize(ImplicitLocOpBuilder &b, SegmentsOp op,
-                        const RuntimeChecks &checks, BagProblem &p) {
-  return normalizeSegments(b, op, checks, p);
+  if (op.getBagForm() == BagForm::Segments)
+    return normalizeSegments(b, op, checks, p);
+  return normalizeBags(b, op, checks, p);
 }
 
 /// The table as the kernel's shape sees it: [num_emb, row] of the values
 /// the bags reduce, for a quantized table [num_emb, D] of its result type.
-template <typename OpTy> RankedTensorType getValuesType(OpTy op) {
-  if (!op.getRowwiseBits())
-    return op.getTableType();
+RankedTensorType getValuesType(BagOpInterface op, Type valueType) {
+  RankedTensorType tableType = op.getTable().getType();
+  if (!op.getRowwiseBitWidth())
+    return tableType;
   return RankedTensorType::get(
-      {op.getTableType().getDimSize(0), op.getResultType().getDimSize(1)},
-      op.getValueElementType());
+      {tableType.getDimSize(0), op.getBagResultType().getDimSize(1)},
+      valueType);
 }
 
 /// A vector of narrow codes must start on a byte: vectors of fewer lanes
 /// than a byte's codes (vector-bits=64 with 2-bit codes) would not.
-template <typename OpTy>
-LogicalResult checkQuantizedShape(OpTy op, const KernelShape &shape) {
-  unsigned bits = op.getRowwiseBits();
+LogicalResult checkQuantizedShape(BagOpInterface op, const KernelShape &shape) {
+  unsigned bits = op.getRowwiseBitWidth();
   if (!bits || shape.lanes * bits % 8 == 0 ||
       (!ShapedType::isDynamic(shape.rowLength) &&
        shape.rowLength <= shape.lanes))
@@ -74,12 +68,13 @@ LogicalResult checkQuantizedShape(OpTy op, const KernelShape &shape) {
                           << shape.lanes << "; raise vector-bits";
 }
 
-template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
+struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
   BagOpLowering(MLIRContext *ctx, const ConvertEmbBagToLoopsOptions &options,
                 FailureOr<TargetInfo> target)
-      : OpRewritePattern<OpTy>(ctx), options(options), target(target) {}
+      : OpInterfaceRewritePattern<BagOpInterface>(ctx), options(options),
+        target(target) {}
 
-  LogicalResult matchAndRewrite(OpTy op,
+  LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
     if (failed(target))
       return op.emitOpError() << "unknown target '" << options.target
@@ -88,13 +83,13 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
     BagProblem p;
     p.op = op;
     p.table = flattenTable(b, op.getTable());
-    p.mean = op.isMean();
-    p.max = op.isMax();
-    p.sqrtn = op.isSqrtn();
-    p.rowwiseBits = op.getRowwiseBits();
-    p.valueType = op.getValueElementType();
+    p.reduction = op.getReduction();
+    p.rowwiseBits = op.getRowwiseBitWidth();
+    // A quantized table's values are the result's (f32 or f16).
+    p.valueType = p.rowwiseBits ? op.getBagResultType().getElementType()
+                                : op.getTable().getType().getElementType();
     // A quantized table's values are floats, whatever its bytes' type.
-    p.isUnsigned = !p.rowwiseBits && isUnsignedElement(op.getTableType());
+    p.isUnsigned = !p.rowwiseBits && isUnsignedElement(op.getTable().getType());
     // The checks compare vectors of the kernel's width.
     RuntimeChecks checks;
     checks.enabled = options.checks;
@@ -102,12 +97,13 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
                                            : target->vectorBits;
     if (failed(normalize(b, op, checks, p)))
       return failure();
-    KernelShape shape = chooseShape(
-        getValuesType(op), static_cast<bool>(p.weights), options, *target);
+    KernelShape shape =
+        chooseShape(getValuesType(op, p.valueType),
+                    static_cast<bool>(p.weights), options, *target);
     if (failed(checkQuantizedShape(op, shape)))
       return failure();
     Value result = buildKernel(b, p, shape);
-    rewriter.replaceOp(op, unflattenResult(b, result, op.getResultType(),
+    rewriter.replaceOp(op, unflattenResult(b, result, op.getBagResultType(),
                                            op.getTable(), p.numBags));
     return success();
   }
@@ -144,10 +140,10 @@ struct ConvertEmbBagToLoopsPass
     // it went in (the greedy driver would fold and reorder it).
     lowering::rewriteEach(
         getOperation(),
-        [](Operation *op) { return isa<PackedOp, OffsetsOp, SegmentsOp>(op); },
+        [](Operation *op) { return isa<BagOpInterface>(op); },
         std::move(patterns));
     WalkResult leftover = getOperation()->walk([](Operation *op) {
-      if (isa<PackedOp, OffsetsOp, SegmentsOp>(op)) {
+      if (isa<BagOpInterface>(op)) {
         op->emitOpError("could not be lowered to loops");
         return WalkResult::interrupt();
       }
@@ -163,7 +159,6 @@ struct ConvertEmbBagToLoopsPass
 void mlir::embbag::populateEmbBagToLoopsPatterns(
     RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options) {
   // The host is asked once per pattern set, not per op.
-  patterns.add<BagOpLowering<PackedOp>, BagOpLowering<OffsetsOp>,
-               BagOpLowering<SegmentsOp>>(patterns.getContext(), options,
-                                          resolveTarget(options.target));
+  patterns.add<BagOpLowering>(patterns.getContext(), options,
+                              resolveTarget(options.target));
 }

@@ -39,9 +39,9 @@ namespace mlir::embbag::loops {
 // The normal form
 //===----------------------------------------------------------------------===//
 
-/// The range [start, end) of bag `bag` in the index list.
-using BagRanges =
-    std::function<std::pair<Value, Value>(ImplicitLocOpBuilder &b, Value bag)>;
+/// The range [start, end) of bag `bag` in the index list
+/// (BagOpInterface's bounds).
+using BagRanges = BagBounds::RangeFn;
 
 /// The normal form of a bag op.
 struct BagProblem {
@@ -56,9 +56,7 @@ struct BagProblem {
   Value paddingIdx;
   Value numBags;      // index
   BagRanges ranges;
-  bool mean = false;
-  bool max = false;   // element-wise maximum instead of the sum
-  bool sqrtn = false; // the sum divided by the square root of the count
+  Reduction reduction = Reduction::sum;
   bool isUnsigned = false;
   // The element type of the values the bags reduce and of the result: the
   // table's, or for a quantized table the result's (f32 or f16).
@@ -66,6 +64,12 @@ struct BagProblem {
   // A row-wise quantized table: the bits per code (8, 4 or 2); 0 for a
   // table of values. The row length is then the result's dimension 1.
   unsigned rowwiseBits = 0;
+
+  bool isMean() const { return reduction == Reduction::mean; }
+  // The element-wise maximum instead of the sum.
+  bool isMax() const { return reduction == Reduction::max; }
+  // The sum divided by the square root of the count.
+  bool isSqrtn() const { return reduction == Reduction::sqrtn; }
 };
 
 /// Whether to emit the runtime checks of an op's contract, and the width of
@@ -77,12 +81,12 @@ struct RuntimeChecks {
 
 /// Builds the normal form of `op` (after the table was flattened into
 /// `p.table`), emitting the runtime checks of its contract when
-/// `checks.enabled`.
-LogicalResult normalizePacked(ImplicitLocOpBuilder &b, PackedOp op,
-                              const RuntimeChecks &checks, BagProblem &p);
-LogicalResult normalizeOffsets(ImplicitLocOpBuilder &b, OffsetsOp op,
-                               const RuntimeChecks &checks, BagProblem &p);
-LogicalResult normalizeSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
+/// `checks.enabled`: the bags of the packed and offsets forms are
+/// BagOpInterface's bounds (NormalForms.cpp); segments are sorted into
+/// bounds first (SegmentsNormalForm.cpp).
+LogicalResult normalizeBags(ImplicitLocOpBuilder &b, BagOpInterface op,
+                            const RuntimeChecks &checks, BagProblem &p);
+LogicalResult normalizeSegments(ImplicitLocOpBuilder &b, BagOpInterface op,
                                 const RuntimeChecks &checks, BagProblem &p);
 
 //===----------------------------------------------------------------------===//

@@ -109,7 +109,7 @@ static Value readWeight(ImplicitLocOpBuilder &b, const KernelContext &k,
 /// `acc + weight * row` (no weight: `acc + row`), or the maximum.
 static Value accumulate(ImplicitLocOpBuilder &b, const KernelContext &k,
                         Value acc, Value row, Value weight) {
-  if (k.p.max)
+  if (k.p.isMax())
     return maximum(b, acc, row, k.p.isUnsigned);
   if (isa<FloatType>(getElementTypeOrSelf(acc.getType()))) {
     if (weight)
@@ -127,7 +127,7 @@ static Value accumulate(ImplicitLocOpBuilder &b, const KernelContext &k,
 /// vector operation fewer per vector of a row than dequantizing each row.
 /// Not for max, which needs each dequantized row.
 static bool splitsBias(const KernelContext &k) {
-  return k.p.rowwiseBits && !k.p.max;
+  return k.p.rowwiseBits && !k.p.isMax();
 }
 
 /// The quantized row's contribution with the bias apart: each accumulator
@@ -157,7 +157,7 @@ accumulateSplitBias(ImplicitLocOpBuilder &b, const KernelContext &k,
 /// the mean, sqrtn, max's empty bag and the default need the count.
 static bool countsTaken(const KernelContext &k) {
   return k.p.paddingIdx &&
-         (k.p.mean || k.p.sqrtn || k.p.max || k.p.defaultIndex);
+         (k.p.isMean() || k.p.isSqrtn() || k.p.isMax() || k.p.defaultIndex);
 }
 
 /// The loop over the bag's indices, prefetching `prefetch` columns of the
@@ -321,7 +321,7 @@ applyDefault(ImplicitLocOpBuilder &b, const KernelContext &k, Value count,
 /// The identity of the reduction as an accumulator vector: zero for sums,
 /// the lowest value of T for max (-inf, INT_MIN, 0 for unsigned T).
 static Value buildInit(ImplicitLocOpBuilder &b, const KernelContext &k) {
-  TypedAttr init = k.p.max ? maxIdentity(b, k.accType, k.p.isUnsigned)
+  TypedAttr init = k.p.isMax() ? maxIdentity(b, k.accType, k.p.isUnsigned)
                            : b.getZeroAttr(k.accType);
   return arith::ConstantOp::create(b, k.vecAccType,
                                    DenseElementsAttr::get(k.vecAccType, init));
@@ -393,16 +393,16 @@ Value mlir::embbag::loops::buildChunk(ImplicitLocOpBuilder &b,
     for (Value &acc : accs)
       acc = arith::AddFOp::create(b, acc, biases);
   }
-  if (k.p.max)
+  if (k.p.isMax())
     accs = zeroEmptyMax(b, k, count, accs);
   if (k.p.defaultIndex)
     accs = applyDefault(b, k, count, chunk, cols, accs);
-  if (k.p.mean) {
+  if (k.p.isMean()) {
     Value divisor = countDivisor(b, count);
     for (Value &acc : accs)
       acc = divideByCount(b, acc, divisor, k.p.isUnsigned);
   }
-  if (k.p.sqrtn) {
+  if (k.p.isSqrtn()) {
     Value divisor = sqrtnDivisor(b, buildSumOfSquares(b, k, bag, count), count);
     for (Value &acc : accs)
       acc = divideBy(b, acc, divisor);

@@ -24,7 +24,7 @@ using namespace mlir::embbag::loops;
 /// The bag's range and count; its result goes to row `outRow`.
 static BagRef bagRef(ImplicitLocOpBuilder &b, const KernelContext &k, Value bag,
                      Value outRow) {
-  std::pair<Value, Value> range = k.p.ranges(b, bag);
+  std::pair<Value, Value> range = k.p.ranges(b, b.getLoc(), bag);
   Value count = arith::SubIOp::create(b, range.second, range.first);
   return BagRef{bag, range.first, range.second, count, outRow};
 }

@@ -29,7 +29,7 @@ using namespace mlir::embbag::loops;
 
 /// The runtime contract: num_segments >= 0, ids in [0, num_segments),
 /// indices, default and padding_idx in range.
-static void checkSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
+static void checkSegments(ImplicitLocOpBuilder &b, BagOpInterface op,
                           const BagProblem &p, Value numSegments,
                           unsigned vectorBits) {
   Value numIndices = dim(b, op.getIndices(), 0);
@@ -39,13 +39,13 @@ static void checkSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
              "num_segments must be non-negative");
   // The result type may give the batch statically; num_segments must agree
   // with it.
-  int64_t staticBatch = op.getResultType().getDimSize(0);
+  int64_t staticBatch = op.getBagResultType().getDimSize(0);
   if (!ShapedType::isDynamic(staticBatch))
     emitAssert(b, op,
                arith::CmpIOp::create(b, arith::CmpIPredicate::eq, numSegments,
                                      cst(b, staticBatch)),
                "num_segments must equal the result's static batch size");
-  checkAllBelow(b, op, op.getSegmentIds(), cst(b, 0), numIndices, numSegments,
+  checkAllBelow(b, op, op.getBags(), cst(b, 0), numIndices, numSegments,
                 "segment id out of range [0, num_segments)", vectorBits);
   checkIndices(b, op, p.table, op.getIndices(), cst(b, 0), numIndices,
                vectorBits);
@@ -190,11 +190,12 @@ static SmallVector<Value> bucket(ImplicitLocOpBuilder &b, Value ids,
 }
 
 LogicalResult
-mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
+mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b,
+                                       BagOpInterface op,
                                        const RuntimeChecks &checks,
                                        BagProblem &p) {
   Value indices = op.getIndices(), weights = op.getWeights();
-  Value ids = op.getSegmentIds();
+  Value ids = op.getBags();
   if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
     p.defaultIndex = toIndex(b, *d);
   // Skipped in each segment's pass, like in a bag of the other ops: the
@@ -226,11 +227,10 @@ mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b, SegmentsOp op,
   p.indices = sortedIf.getResult(1);
   p.weights = weights ? sortedIf.getResult(2) : Value();
   p.numBags = numSegments;
-  p.ranges = [starts](ImplicitLocOpBuilder &ib, Value bag) {
-    Value start = tensor::ExtractOp::create(ib, starts, bag);
-    Value next = arith::AddIOp::create(ib, bag, cst(ib, 1));
-    Value end = tensor::ExtractOp::create(ib, starts, next);
-    return std::make_pair(start, end);
-  };
+  // Segment s is [starts[s], starts[s + 1]) of the sorted indices: the
+  // bounds of offsets that include the last one.
+  p.ranges = BagBounds::fromOffsets(b, b.getLoc(), starts, dim(b, p.indices, 0),
+                                    /*includeLastOffset=*/true)
+                 .getRangeFn();
   return success();
 }

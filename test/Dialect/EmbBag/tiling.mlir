@@ -57,8 +57,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK-SAME: %[[T:[^:]*]]: tensor<?x8xf32>, %[[I:[^:]*]]: tensor<?xi64>, %[[O:[^:]*]]: tensor<?xi64>, %[[W:[^:]*]]: tensor<?xf32>)
 // CHECK:      scf.for %[[B:.*]] = %c0 to %{{.*}} step %c4
 // CHECK:        %[[N:.*]] = affine.min
-// CHECK:        %[[BATCH2:.*]] = tensor.dim %[[O]]
-// CHECK:        %[[NUMI:.*]] = tensor.dim %[[I]]
+// CHECK-DAG:    %[[BATCH2:.*]] = tensor.dim %[[O]]
+// CHECK-DAG:    %[[NUMI:.*]] = tensor.dim %[[I]]
 // CHECK:        %[[NEXT:.*]] = arith.addi %[[B]], %[[N]]
 // CHECK:        %[[HAS:.*]] = arith.cmpi slt, %[[NEXT]], %[[BATCH2]]
 // CHECK:        %[[END0:.*]] = scf.if %[[HAS]]

@@ -2,9 +2,9 @@
 //-*-===//
 //
 // Helpers shared by the interface models that rebuild an embbag op on a
-// part of its bags, rows or columns (sharding, tiling): the operands by
-// role, the op rebuilt on new operands, and the embbag.segments rewrite that
-// keeps a range of segments. Internal to lib/Dialect/EmbBag/IR.
+// part of its bags, rows or columns (sharding, tiling): small IR builders
+// around BagOpInterface, which knows the ops. Internal to
+// lib/Dialect/EmbBag/IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,32 +18,20 @@
 
 namespace mlir::embbag::bagops {
 
-/// The operands of any of the three ops, by role; absent ones are null.
-/// `num_segments` and `default` may be static attributes instead.
-struct BagOperands {
-  Value table, indices, bags, numSegments, defaultIndex, weights;
-  IntegerAttr staticNumSegments, staticDefault;
-  // embbag.offsets: the last offset closes the last bag.
-  bool includeLastOffset = false;
-  // The index skipped in every bag (a row number, like `default`: parts of
-  // the op that keep whole rows keep it unchanged).
-  Value paddingIdx;
-  // The code width of a row-wise quantized table, or null.
-  TypeAttr rowwise;
-};
+/// BagOpInterface's operands by role, under the name the models use.
+using BagOperands = ::mlir::embbag::BagOperands;
 
-BagOperands getBagOperands(Operation *op);
-BagOperands mapBagOperands(const BagOperands &o, IRMapping &map);
-
-/// The static `num_segments` and `default` as constants of T_IND, so that
-/// callers compute with them like with SSA operands.
-void materializeStatics(OpBuilder &b, Location loc, BagOperands &o);
-
-/// Creates an op of the kind of `like` on `o`, with the result type inferred.
-Value createBagOp(OpBuilder &b, Location loc, Operation *like,
-                  Reduction reduction, const BagOperands &o);
-
-Reduction getReduction(Operation *op);
+inline BagOperands getBagOperands(Operation *op) {
+  return cast<BagOpInterface>(op).getBagOperands();
+}
+inline Reduction getReduction(Operation *op) {
+  return cast<BagOpInterface>(op).getReduction();
+}
+/// An op of the form of `like` on `o`, with `reduction`.
+inline Value createBagOp(OpBuilder &b, Location loc, Operation *like,
+                         Reduction reduction, const BagOperands &o) {
+  return cast<BagOpInterface>(like).createWithOperands(b, loc, reduction, o);
+}
 
 Value castIndex(OpBuilder &b, Location loc, Value v, Type type);
 Value constantOf(OpBuilder &b, Location loc, Type type, double value);
@@ -59,12 +47,6 @@ Value sliceDim0(OpBuilder &b, Location loc, Value tensor, OpFoldResult offset,
 SmallVector<Value> mapElementwise(
     OpBuilder &b, Location loc, ValueRange inputs, TypeRange elementTypes,
     function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body);
-
-/// embbag.segments `op` (operands `o`, `num_segments` an SSA value) reduced
-/// to its segments [offset, offset + size) (both `index`): `size + 1` rows,
-/// those of the segments, then one of the ids outside them, to be dropped.
-Value createSegmentsOnRange(OpBuilder &b, Location loc, Operation *op,
-                            const BagOperands &o, Value offset, Value size);
 
 } // namespace mlir::embbag::bagops
 

@@ -477,8 +477,8 @@ static Value partitionOffsetsBags(OpBuilder &b, Location loc, Operation *op,
 static Value partitionSegmentBags(OpBuilder &b, Location loc, Operation *op,
                                   const BagOperands &local,
                                   const ShardBounds &bounds) {
-  Value all =
-      createSegmentsOnRange(b, loc, op, local, bounds.offset, bounds.size);
+  Value all = cast<BagOpInterface>(op).cloneOnBags(b, loc, local, bounds.offset,
+                                                   bounds.size);
   return sliceDim0(b, loc, all, b.getIndexAttr(0), bounds.size);
 }
 
@@ -622,8 +622,9 @@ struct BagShardingModel
       return failure();
     IRMapping operands;
     operands.map(op->getOperands(), partitionedOperands);
-    BagOperands local = mapBagOperands(getBagOperands(op), operands);
-    materializeStatics(b, op->getLoc(), local);
+    BagOperands local = getBagOperands(op).map(
+        [&](Value v) { return operands.lookupOrDefault(v); });
+    local.materializeStatics(b, op->getLoc());
     FlatSymbolRefAttr gridName =
         table ? table.getGridAttr() : result.getGridAttr();
     shard::GridOp grid = shard::getGrid(op, gridName, symbolTable);

@@ -17,16 +17,19 @@
 //                      tile's last bag;
 //            segments: the tile's segments, plus one extra segment for the
 //                      other ids, dropped; invalid ids stay invalid.
-// Every tile keeps `padding_idx` as it is (BagOperands carries it). A
-// row-wise quantized table is tiled over bags only.
+// The parts of bags are BagOpInterface::cloneOnBags. Every tile keeps
+// `padding_idx` as it is (BagOperands carries it). A row-wise quantized
+// table is tiled over bags only.
 // A contract violation of the whole op stays one of some tile, so the
 // checked lowering still stops the program (docs/EmbBag/Bufferization.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "embbag/Dialect/EmbBag/IR/TilingInterfaceImpl.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "BagOpUtils.h"
+
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -39,7 +42,6 @@
 
 using namespace mlir;
 using namespace mlir::embbag;
-using namespace mlir::embbag::bagops;
 
 /// The sizes of the result, which are the loop bounds.
 static SmallVector<OpFoldResult> getLoopSizes(OpBuilder &b, Operation *op) {
@@ -61,92 +63,6 @@ static Value sliceColumns(OpBuilder &b, Location loc, Value table,
   SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
   return tensor::ExtractSliceOp::create(b, loc, table, tileOffsets, tileSizes,
                                         strides);
-}
-
-/// `offsets[pos]` as an index, or `numIndices` past the last bag.
-static Value offsetOrEnd(OpBuilder &b, Location loc, Value offsets, Value pos,
-                         Value batch, Value numIndices) {
-  Value inside =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, pos, batch);
-  auto ifOp = scf::IfOp::create(
-      b, loc, inside,
-      [&](OpBuilder &nb, Location nloc) {
-        Value offset = tensor::ExtractOp::create(nb, nloc, offsets, pos);
-        scf::YieldOp::create(nb, nloc,
-                             castIndex(nb, nloc, offset, nb.getIndexType()));
-      },
-      [&](OpBuilder &nb, Location nloc) {
-        scf::YieldOp::create(nb, nloc, numIndices);
-      });
-  return ifOp.getResult(0);
-}
-
-/// min(max(v, lo), hi).
-static Value clamp(OpBuilder &b, Location loc, Value v, Value lo, Value hi) {
-  return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo),
-                                hi);
-}
-
-/// embbag.offsets on bags [first, first + count): offsets rebased to the
-/// first index the tile reads, indices cut at the next tile's first offset.
-///
-/// Offsets breaking the contract are clamped into the indices so that every
-/// slice is in bounds, and the rebased offsets then break the contract of
-/// the tile's op, whose checks stop the program: an offset below 0 stays
-/// below 0; one past the end (or past the next tile's first offset, a
-/// decrease across tiles) stays past the tile's indices.
-static Value tileOffsetsBags(OpBuilder &b, Location loc, Operation *op,
-                             BagOperands o, Value first, Value count) {
-  Value batch = tensor::DimOp::create(b, loc, o.bags, 0);
-  Value numIndices = tensor::DimOp::create(b, loc, o.indices, 0);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value next = arith::AddIOp::create(b, loc, first, count);
-  Value end =
-      clamp(b, loc, offsetOrEnd(b, loc, o.bags, next, batch, numIndices), zero,
-            numIndices);
-  Value start = clamp(
-      b, loc, offsetOrEnd(b, loc, o.bags, first, batch, numIndices), zero, end);
-  Value length = arith::SubIOp::create(b, loc, end, start);
-
-  Type indexType = getElementTypeOrSelf(o.bags.getType());
-  Value base = castIndex(b, loc, start, indexType);
-  // With include_last_offset the tile keeps the offset closing its last
-  // bag (offsets[first + count], the `end` above).
-  Value numOffsets =
-      o.includeLastOffset
-          ? arith::AddIOp::create(b, loc, count,
-                                  arith::ConstantIndexOp::create(b, loc, 1))
-                .getResult()
-          : count;
-  Value tileOffsets = sliceDim0(b, loc, o.bags, first, numOffsets);
-  o.bags = mapElementwise(
-      b, loc, tileOffsets, indexType,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
-        return {arith::SubIOp::create(nb, nloc, args[0], base)};
-      })[0];
-  o.indices = sliceDim0(b, loc, o.indices, start, length);
-  if (o.weights)
-    o.weights = sliceDim0(b, loc, o.weights, start, length);
-  return createBagOp(b, loc, op, getReduction(op), o);
-}
-
-/// The op of the tile's bags [offset, offset + size), on operands `o` whose
-/// table is already the tile's columns. For embbag.segments the result has
-/// one more row than the tile, of the ids outside it.
-static Value tileBags(OpBuilder &b, Location loc, Operation *op, BagOperands o,
-                      OpFoldResult offset, OpFoldResult size) {
-  if (isa<PackedOp>(op)) {
-    o.indices = sliceDim0(b, loc, o.indices, offset, size);
-    if (o.weights)
-      o.weights = sliceDim0(b, loc, o.weights, offset, size);
-    return createBagOp(b, loc, op, getReduction(op), o);
-  }
-  Value first = getValueOrCreateConstantIndexOp(b, loc, offset);
-  Value count = getValueOrCreateConstantIndexOp(b, loc, size);
-  if (isa<OffsetsOp>(op))
-    return tileOffsetsBags(b, loc, op, o, first, count);
-  materializeStatics(b, loc, o);
-  return createSegmentsOnRange(b, loc, op, o, first, count);
 }
 
 /// Whether `a` and `b` are the same size. The loop bounds and this model's
@@ -198,11 +114,11 @@ static bool coversAllColumns(ArrayRef<OpFoldResult> offsets,
   return true;
 }
 
-static FailureOr<TilingResult> tileBagOp(OpBuilder &b, Operation *op,
+static FailureOr<TilingResult> tileBagOp(OpBuilder &b, BagOpInterface op,
                                          ArrayRef<OpFoldResult> offsets,
                                          ArrayRef<OpFoldResult> sizes) {
   Location loc = op->getLoc();
-  BagOperands o = getBagOperands(op);
+  BagOperands o = op.getBagOperands();
   SmallVector<OpFoldResult> loopSizes = getLoopSizes(b, op);
   SmallVector<Operation *> slices;
   if (!coversAllColumns(offsets.drop_front(), sizes.drop_front(),
@@ -218,11 +134,12 @@ static FailureOr<TilingResult> tileBagOp(OpBuilder &b, Operation *op,
     slices.push_back(o.table.getDefiningOp());
   }
   bool allBags = coversAllBags(offsets[0], sizes[0], loopSizes[0]);
-  Value tiled = allBags ? createBagOp(b, loc, op, getReduction(op), o)
-                        : tileBags(b, loc, op, o, offsets[0], sizes[0]);
+  Value tiled = allBags ? op.cloneWithOperands(b, loc, o)
+                        : op.cloneOnBags(b, loc, o, offsets[0], sizes[0]);
   Value tile = tiled;
-  if (isa<SegmentsOp>(op) && !allBags)
-    tile = sliceDim0(b, loc, tiled, b.getIndexAttr(0), sizes[0]);
+  // A part of a segments op has one more segment, of the others' ids.
+  if (op.getBagForm() == BagForm::Segments && !allBags)
+    tile = bagops::sliceDim0(b, loc, tiled, b.getIndexAttr(0), sizes[0]);
   tile = castToTileSizes(b, loc, tile, sizes);
   return TilingResult{{tiled.getDefiningOp()}, {tile}, slices};
 }
@@ -233,7 +150,7 @@ template <typename OpTy>
 struct BagTilingModel
     : public TilingInterface::ExternalModel<BagTilingModel<OpTy>, OpTy> {
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
-    auto rank = cast<OpTy>(op).getResultType().getRank();
+    auto rank = cast<BagOpInterface>(op).getBagResultType().getRank();
     return SmallVector<utils::IteratorType>(rank,
                                             utils::IteratorType::parallel);
   }
@@ -249,7 +166,7 @@ struct BagTilingModel
   getTiledImplementation(Operation *op, OpBuilder &b,
                          ArrayRef<OpFoldResult> offsets,
                          ArrayRef<OpFoldResult> sizes) const {
-    return tileBagOp(b, op, offsets, sizes);
+    return tileBagOp(b, cast<BagOpInterface>(op), offsets, sizes);
   }
 
   // The loops are the result's dimensions: a tile of the loops is the same
@@ -276,7 +193,7 @@ struct BagTilingModel
   generateResultTileValue(Operation *op, OpBuilder &b, unsigned,
                           ArrayRef<OpFoldResult> offsets,
                           ArrayRef<OpFoldResult> sizes) const {
-    return tileBagOp(b, op, offsets, sizes);
+    return tileBagOp(b, cast<BagOpInterface>(op), offsets, sizes);
   }
 };
 

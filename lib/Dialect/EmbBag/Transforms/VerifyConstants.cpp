@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
 
@@ -87,8 +86,7 @@ LogicalResult checkIndices(Operation *op, bool asWarning, Value indices,
 
 /// Reports a constant or static default index that is neither -1 nor a row
 /// of the table.
-template <typename OpTy>
-LogicalResult checkDefault(OpTy op, bool asWarning) {
+LogicalResult checkDefault(BagOpInterface op, bool asWarning) {
   std::optional<OpFoldResult> mixed = op.getMixedDefaultIndex();
   std::optional<int64_t> d = mixed ? getConstantIntValue(*mixed) : std::nullopt;
   if (!d)
@@ -97,7 +95,7 @@ LogicalResult checkDefault(OpTy op, bool asWarning) {
     return report(op, asWarning)
            << "default index must be >= -1 (-1 means no default), but got "
            << *d;
-  int64_t numEmb = op.getTableType().getDimSize(0);
+  int64_t numEmb = op.getTable().getType().getDimSize(0);
   if (!ShapedType::isDynamic(numEmb) && *d >= numEmb)
     return report(op, asWarning) << "default index " << *d
                             << " is out of range for a table of " << numEmb
@@ -108,8 +106,7 @@ LogicalResult checkDefault(OpTy op, bool asWarning) {
 /// Reports a constant padding_idx that is neither -1 nor a row of the
 /// table. (An index equal to a valid padding_idx is in the table, so the
 /// index checks need not know it.)
-template <typename OpTy>
-LogicalResult checkPaddingIdx(OpTy op, bool asWarning) {
+LogicalResult checkPaddingIdx(BagOpInterface op, bool asWarning) {
   Value padding = op.getPaddingIdx();
   std::optional<int64_t> p =
       padding ? getConstantIntValue(padding) : std::nullopt;
@@ -118,7 +115,7 @@ LogicalResult checkPaddingIdx(OpTy op, bool asWarning) {
   if (*p < -1)
     return report(op, asWarning)
            << "padding_idx must be >= -1 (-1 means none), but got " << *p;
-  int64_t numEmb = op.getTableType().getDimSize(0);
+  int64_t numEmb = op.getTable().getType().getDimSize(0);
   if (!ShapedType::isDynamic(numEmb) && *p >= numEmb)
     return report(op, asWarning)
            << "padding_idx " << *p << " is out of range for a table of "
@@ -126,21 +123,22 @@ LogicalResult checkPaddingIdx(OpTy op, bool asWarning) {
   return success();
 }
 
-LogicalResult checkOp(PackedOp op, bool asWarning) {
+LogicalResult checkPacked(BagOpInterface op, bool asWarning) {
   if (failed(checkPaddingIdx(op, asWarning)))
     return failure();
-  return checkIndices(op, asWarning, op.getIndices(), op.getTableType());
+  return checkIndices(op, asWarning, op.getIndices(), op.getTable().getType());
 }
 
-LogicalResult checkOp(OffsetsOp op, bool asWarning) {
+LogicalResult checkOffsets(BagOpInterface op, bool asWarning) {
   if (failed(checkDefault(op, asWarning)) ||
       failed(checkPaddingIdx(op, asWarning)))
     return failure();
   std::optional<SmallVector<int64_t>> offsets =
-      getConstantValues(op.getOffsets());
+      getConstantValues(op.getBags());
   if (!offsets)
     return success();
-  int64_t numIndices = op.getIndicesType().getDimSize(0);
+  int64_t numIndices =
+      cast<RankedTensorType>(op.getIndices().getType()).getDimSize(0);
   int64_t previous = 0;
   for (auto [bag, offset] : llvm::enumerate(*offsets)) {
     if (offset < previous)
@@ -162,16 +160,16 @@ LogicalResult checkOp(OffsetsOp op, bool asWarning) {
   int64_t last = op.getIncludeLastOffset()
                      ? offsets->back()
                      : std::numeric_limits<int64_t>::max();
-  return checkIndices(op, asWarning, op.getIndices(), op.getTableType(),
+  return checkIndices(op, asWarning, op.getIndices(), op.getTable().getType(),
                       offsets->front(), last);
 }
 
-LogicalResult checkOp(SegmentsOp op, bool asWarning) {
+LogicalResult checkSegments(BagOpInterface op, bool asWarning) {
   if (failed(checkDefault(op, asWarning)) ||
       failed(checkPaddingIdx(op, asWarning)) ||
-      failed(checkIndices(op, asWarning, op.getIndices(), op.getTableType())))
+      failed(checkIndices(op, asWarning, op.getIndices(), op.getTable().getType())))
     return failure();
-  int64_t numSegments = op.getResultType().getDimSize(0);
+  int64_t numSegments = op.getBagResultType().getDimSize(0);
   if (std::optional<int64_t> n = getConstantIntValue(op.getMixedNumSegments())) {
     if (*n < 0)
       return report(op, asWarning)
@@ -183,7 +181,7 @@ LogicalResult checkOp(SegmentsOp op, bool asWarning) {
     numSegments = *n;
   }
   std::optional<SmallVector<int64_t>> ids =
-      getConstantValues(op.getSegmentIds());
+      getConstantValues(op.getBags());
   if (!ids || ShapedType::isDynamic(numSegments))
     return success();
   for (auto [i, id] : llvm::enumerate(*ids))
@@ -193,6 +191,18 @@ LogicalResult checkOp(SegmentsOp op, bool asWarning) {
   return success();
 }
 
+LogicalResult checkOp(BagOpInterface op, bool asWarning) {
+  switch (op.getBagForm()) {
+  case BagForm::Packed:
+    return checkPacked(op, asWarning);
+  case BagForm::Offsets:
+    return checkOffsets(op, asWarning);
+  case BagForm::Segments:
+    return checkSegments(op, asWarning);
+  }
+  llvm_unreachable("unknown bag form");
+}
+
 struct EmbBagVerifyConstantsPass
     : public embbag::impl::EmbBagVerifyConstantsBase<
           EmbBagVerifyConstantsPass> {
@@ -200,13 +210,8 @@ struct EmbBagVerifyConstantsPass
 
   void runOnOperation() override {
     bool failed = false;
-    getOperation()->walk([&](Operation *op) {
-      LogicalResult result =
-          llvm::TypeSwitch<Operation *, LogicalResult>(op)
-              .Case<PackedOp, OffsetsOp, SegmentsOp>(
-                  [&](auto bagOp) { return checkOp(bagOp, warningsOnly); })
-              .Default([](Operation *) { return success(); });
-      failed |= mlir::failed(result);
+    getOperation()->walk([&](BagOpInterface op) {
+      failed |= mlir::failed(checkOp(op, warningsOnly));
     });
     if (failed && !warningsOnly)
       signalPassFailure();

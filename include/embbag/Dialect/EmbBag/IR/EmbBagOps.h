@@ -12,6 +12,8 @@
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagEnums.h.inc"
 
+#include "embbag/Dialect/EmbBag/IR/EmbBagInterfaces.h"
+
 #define GET_ATTRDEF_CLASSES
 #include "embbag/Dialect/EmbBag/IR/EmbBagAttrs.h.inc"
 

@@ -5,6 +5,7 @@
 
 include "embbag/Dialect/EmbBag/IR/EmbBagDialect.td"
 include "embbag/Dialect/EmbBag/IR/EmbBagEnums.td"
+include "embbag/Dialect/EmbBag/IR/EmbBagInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -55,6 +56,7 @@ class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
         // CSE and DCE still apply.
         NoMemoryEffect,
         DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+        EmbBag_BagOpInterface,
         InferTypeOpAdaptorWithIsCompatible,
         DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                                   ["reifyResultShapes"]>])> {
@@ -99,6 +101,25 @@ class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
       return getRowwiseBits() ? getResultType().getElementType()
                               : getTableType().getElementType();
     }
+    /// BagOpInterface: a new op of this form (BagOpInterface.cpp).
+    ::mlir::Value createWithOperands(::mlir::OpBuilder &b,
+                                     ::mlir::Location loc,
+                                     ::mlir::embbag::Reduction reduction,
+                                     const ::mlir::embbag::BagOperands &o);
+  }];
+
+  // BagOpInterface's answers for the ops without a `default` clause, without
+  // `num_segments`, and without `include_last_offset`.
+  code noDefaultIndex = [{
+    std::optional<::mlir::OpFoldResult> getMixedDefaultIndex() {
+      return std::nullopt;
+    }
+  }];
+  code noNumSegments = [{
+    ::mlir::OpFoldResult getMixedNumSegments() { return {}; }
+  }];
+  code noIncludeLastOffset = [{
+    bool getIncludeLastOffset() { return false; }
   }];
 
   // For the ops with a `default` clause: the default index is absent, a
@@ -210,7 +231,13 @@ def EmbBag_PackedOp : EmbBag_BagOp<"packed", [AttrSizedOperandSegments]> {
     attr-dict `:` functional-type(operands, results)
   }];
 
-  let extraClassDeclaration = commonExtraClassDeclaration;
+  let extraClassDeclaration = commonExtraClassDeclaration # noDefaultIndex #
+      noNumSegments # noIncludeLastOffset # [{
+    ::mlir::embbag::BagForm getBagForm() {
+      return ::mlir::embbag::BagForm::Packed;
+    }
+    ::mlir::Value getBags() { return {}; }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -305,7 +332,13 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
     attr-dict `:` functional-type(operands, results)
   }];
 
-  let extraClassDeclaration = commonExtraClassDeclaration # defaultIndexAccessors;
+  let extraClassDeclaration = commonExtraClassDeclaration #
+      defaultIndexAccessors # noNumSegments # [{
+    ::mlir::embbag::BagForm getBagForm() {
+      return ::mlir::embbag::BagForm::Offsets;
+    }
+    ::mlir::Value getBags() { return getOffsets(); }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -387,7 +420,12 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
     attr-dict `:` functional-type(operands, results)
   }];
 
-  let extraClassDeclaration = commonExtraClassDeclaration # defaultIndexAccessors # [{
+  let extraClassDeclaration = commonExtraClassDeclaration #
+      defaultIndexAccessors # noIncludeLastOffset # [{
+    ::mlir::embbag::BagForm getBagForm() {
+      return ::mlir::embbag::BagForm::Segments;
+    }
+    ::mlir::Value getBags() { return getSegmentIds(); }
     /// `num_segments`: the static attribute or the SSA operand.
     ::mlir::OpFoldResult getMixedNumSegments() {
       if (auto attr = getStaticNumSegmentsAttr())
