@@ -506,6 +506,130 @@ static FailureOr<Value> partitionBags(OpBuilder &b, Operation *op,
 }
 
 //===----------------------------------------------------------------------===//
+// Reshards shard-partition cannot do
+//===----------------------------------------------------------------------===//
+
+/// Whether MLIR 22.1's shard-partition can reshard a value from `source` to
+/// `target` (its `reshard`, mlir/lib/Dialect/Shard/Transforms/Partition.cpp):
+/// equal or fully replicated shardings, or shardings without
+/// sharded_dims_offsets (a change of halos only, or one of its split,
+/// unsplit and move patterns).
+static bool upstreamCanReshard(const Sharding &source, const Sharding &target) {
+  if (source == target ||
+      (shard::isFullReplication(source) && shard::isFullReplication(target)))
+    return true;
+  return source.getStaticShardedDimsOffsets().empty() &&
+         target.getStaticShardedDimsOffsets().empty() &&
+         source.getDynamicShardedDimsOffsets().empty() &&
+         target.getDynamicShardedDimsOffsets().empty();
+}
+
+/// This process's shard under `sharding` (one split dimension, static
+/// offsets or even, no halos) of `whole`, a replicated value: a slice, no
+/// communication.
+static FailureOr<Value> sliceReplicated(OpBuilder &b, Location loc,
+                                        shard::GridOp grid,
+                                        const Sharding &sharding,
+                                        Value whole) {
+  auto type = cast<RankedTensorType>(whole.getType());
+  SmallVector<int64_t> dims = splitDims(sharding);
+  if (dims.size() != 1 || !sharding.getStaticHaloSizes().empty() ||
+      !sharding.getDynamicHaloSizes().empty())
+    return emitError(loc, "embbag sharding: a replicated value can be "
+                          "resharded to a split of one dimension without "
+                          "halos only");
+  int64_t dim = dims[0];
+  ArrayRef<int64_t> offsets = sharding.getStaticShardedDimsOffsets();
+  int64_t count =
+      shard::collectiveProcessGroupSize(axesOf(sharding, dim), grid.getShape());
+  if (!offsets.empty() &&
+      ((int64_t)offsets.size() != count + 1 ||
+       (!type.isDynamicDim(dim) && offsets.back() != type.getDimSize(dim))))
+    return emitError(loc, "embbag sharding: sharded_dims_offsets must have ")
+           << count + 1 << " entries ending at the size of dimension " << dim
+           << " (" << type.getDimSize(dim) << ")";
+  Value dimSize = tensor::DimOp::create(b, loc, whole, dim);
+  Value even = arith::DivUIOp::create(
+      b, loc, dimSize, arith::ConstantIndexOp::create(b, loc, count));
+  FailureOr<ShardBounds> bounds =
+      getShardBounds(b, loc, grid, sharding, dim, even);
+  if (failed(bounds))
+    return failure();
+  SmallVector<OpFoldResult> offs(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, whole);
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  offs[dim] = bounds->offset;
+  sizes[dim] = getAsOpFoldResult(bounds->size);
+  Value slice =
+      tensor::ExtractSliceOp::create(b, loc, whole, offs, sizes, strides);
+  Type expected = shard::shardType(type, grid, sharding);
+  if (slice.getType() != expected)
+    slice = tensor::CastOp::create(b, loc, expected, slice);
+  return slice;
+}
+
+/// Issue 20: a value annotated replicated then resharded to a split with
+/// sharded_dims_offsets (`shard.shard (shard.shard %t to [[]]) to [[0]]
+/// sharded_dims_offsets = [0, 3, 5]`) is a valid module, but MLIR 22.1's
+/// shard-partition has no pattern for a reshard with offsets: its `reshard`
+/// returns a null value (its assertions are off in release builds), and
+/// the null operand crashed the partitioning below. From a replicated
+/// source the reshard needs no communication, so the operands that
+/// shard-partition could not reshard from a replicated value are sliced
+/// here from that value; any other reshard it cannot do is reported at the
+/// op. Kept apart from the splits so that it carries over unchanged when
+/// this model moves to the BagOpInterface; it can go once shard-partition
+/// reshards uneven splits itself.
+static LogicalResult
+reshardOperandsFromReplicated(Operation *op,
+                              MutableArrayRef<Value> partitionedOperands,
+                              ArrayRef<Sharding> operandShardings,
+                              IRMapping &partitionMap,
+                              SymbolTableCollection &symbolTable,
+                              OpBuilder &b) {
+  for (auto [i, sharding] : llvm::enumerate(operandShardings)) {
+    if (!sharding)
+      continue;
+    // Skip the annotations of this sharding to the reshard, if any.
+    Value source = op->getOperand(i);
+    shard::ShardOp sourceShard;
+    while (auto shardOp = source.getDefiningOp<shard::ShardOp>()) {
+      if (Sharding(shardOp.getSharding()) != sharding) {
+        sourceShard = shardOp;
+        break;
+      }
+      source = shardOp.getSrc();
+    }
+    if (!sourceShard) {
+      if (!partitionedOperands[i])
+        return op->emitOpError("sharding: operand ")
+               << i << " has no partitioned value";
+      continue;
+    }
+    Sharding sourceSharding(sourceShard.getSharding());
+    if (upstreamCanReshard(sourceSharding, sharding) && partitionedOperands[i])
+      continue;
+    Value whole = partitionMap.lookupOrNull(sourceShard.getResult());
+    if (!shard::isFullReplication(sourceSharding) || !whole) {
+      InFlightDiagnostic diag =
+          op->emitOpError("sharding: cannot reshard operand ")
+          << i
+          << " (shard-partition reshards splits with sharded_dims_offsets "
+             "from replicated values only)";
+      diag.attachNote(sourceShard.getLoc()) << "resharded from here";
+      return diag;
+    }
+    shard::GridOp grid = shard::getGrid(op, sharding.getGridAttr(), symbolTable);
+    FailureOr<Value> slice =
+        sliceReplicated(b, op->getLoc(), grid, sharding, whole);
+    if (failed(slice))
+      return failure();
+    partitionedOperands[i] = *slice;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // The interface
 //===----------------------------------------------------------------------===//
 
@@ -620,8 +744,12 @@ struct BagShardingModel
     if (failed(split) ||
         failed(checkOperandShardings(op, operandShardings, *split)))
       return failure();
+    SmallVector<Value> resharded(partitionedOperands);
+    if (failed(reshardOperandsFromReplicated(op, resharded, operandShardings,
+                                             partitionMap, symbolTable, b)))
+      return failure();
     IRMapping operands;
-    operands.map(op->getOperands(), partitionedOperands);
+    operands.map(op->getOperands(), resharded);
     BagOperands local = mapBagOperands(getBagOperands(op), operands);
     materializeStatics(b, op->getLoc(), local);
     FlatSymbolRefAttr gridName =
