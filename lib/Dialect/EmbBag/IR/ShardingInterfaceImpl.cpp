@@ -42,6 +42,14 @@ using namespace mlir::embbag::bagops;
 using shard::GridAxis;
 using shard::Sharding;
 
+/// The form of the bag op `op` (BagOpInterface).
+static bool isPacked(Operation *op) {
+  return cast<BagOpInterface>(op).getBagForm() == BagForm::Packed;
+}
+static bool isOffsets(Operation *op) {
+  return cast<BagOpInterface>(op).getBagForm() == BagForm::Offsets;
+}
+
 namespace {
 
 /// Which loop of the op is split over the grid.
@@ -164,7 +172,7 @@ getOption(Operation *op, ArrayRef<Sharding> operandShardings,
   for (int64_t dim = 0; dim < rank; ++dim)
     if (failed(splitLoop(option, dim, axesOf(result, dim))))
       return failure();
-  if (isa<PackedOp>(op) &&
+  if (isPacked(op) &&
       failed(splitLoop(option, 0, axesOf(operandShardings[1], 0))))
     return failure();
 
@@ -205,7 +213,7 @@ getAnnotations(Operation *op, const LoopSplit &split, FlatSymbolRefAttr grid) {
   ArrayRef<int64_t> resultOffsets = offsetsIfSplitOn(oldResult, resultDim);
   if (resultOffsets.empty() && split.kind == Split::Column)
     resultOffsets = offsetsIfSplitOn(oldTable, tableDim);
-  if (resultOffsets.empty() && split.kind == Split::Bag && isa<PackedOp>(op))
+  if (resultOffsets.empty() && split.kind == Split::Bag && isPacked(op))
     resultOffsets = offsetsIfSplitOn(existingSharding(o.indices), 0);
 
   std::vector<Sharding> res;
@@ -215,7 +223,7 @@ getAnnotations(Operation *op, const LoopSplit &split, FlatSymbolRefAttr grid) {
       res.push_back(Sharding());
     } else if (operand.get() == o.table && operand.getOperandNumber() == 0) {
       res.push_back(table);
-    } else if (isa<PackedOp>(op) && split.kind == Split::Bag) {
+    } else if (isPacked(op) && split.kind == Split::Bag) {
       // Indices and weights of embbag.packed follow the bags.
       res.push_back(makeSharding(ctx, grid, type.getRank(), 0, split.axes,
                                  resultOffsets));
@@ -487,9 +495,9 @@ static FailureOr<Value> partitionBags(OpBuilder &b, Operation *op,
                                       const Sharding &resultSharding,
                                       shard::GridOp grid) {
   Location loc = op->getLoc();
-  if (isa<PackedOp>(op))
+  if (isPacked(op))
     return createBagOp(b, loc, op, getReduction(op), local);
-  Value batch = isa<OffsetsOp>(op)
+  Value batch = isOffsets(op)
                     ? Value(tensor::DimOp::create(b, loc, local.bags, 0))
                     : castIndex(b, loc, local.numSegments, b.getIndexType());
   int64_t count = shard::collectiveProcessGroupSize(axesOf(resultSharding, 0),
@@ -500,9 +508,133 @@ static FailureOr<Value> partitionBags(OpBuilder &b, Operation *op,
       getShardBounds(b, loc, grid, resultSharding, 0, evenSize);
   if (failed(bounds))
     return failure();
-  if (isa<OffsetsOp>(op))
+  if (isOffsets(op))
     return partitionOffsetsBags(b, loc, op, local, *bounds);
   return partitionSegmentBags(b, loc, op, local, *bounds);
+}
+
+//===----------------------------------------------------------------------===//
+// Reshards shard-partition cannot do
+//===----------------------------------------------------------------------===//
+
+/// Whether MLIR 22.1's shard-partition can reshard a value from `source` to
+/// `target` (its `reshard`, mlir/lib/Dialect/Shard/Transforms/Partition.cpp):
+/// equal or fully replicated shardings, or shardings without
+/// sharded_dims_offsets (a change of halos only, or one of its split,
+/// unsplit and move patterns).
+static bool upstreamCanReshard(const Sharding &source, const Sharding &target) {
+  if (source == target ||
+      (shard::isFullReplication(source) && shard::isFullReplication(target)))
+    return true;
+  return source.getStaticShardedDimsOffsets().empty() &&
+         target.getStaticShardedDimsOffsets().empty() &&
+         source.getDynamicShardedDimsOffsets().empty() &&
+         target.getDynamicShardedDimsOffsets().empty();
+}
+
+/// This process's shard under `sharding` (one split dimension, static
+/// offsets or even, no halos) of `whole`, a replicated value: a slice, no
+/// communication.
+static FailureOr<Value> sliceReplicated(OpBuilder &b, Location loc,
+                                        shard::GridOp grid,
+                                        const Sharding &sharding,
+                                        Value whole) {
+  auto type = cast<RankedTensorType>(whole.getType());
+  SmallVector<int64_t> dims = splitDims(sharding);
+  if (dims.size() != 1 || !sharding.getStaticHaloSizes().empty() ||
+      !sharding.getDynamicHaloSizes().empty())
+    return emitError(loc, "embbag sharding: a replicated value can be "
+                          "resharded to a split of one dimension without "
+                          "halos only");
+  int64_t dim = dims[0];
+  ArrayRef<int64_t> offsets = sharding.getStaticShardedDimsOffsets();
+  int64_t count =
+      shard::collectiveProcessGroupSize(axesOf(sharding, dim), grid.getShape());
+  if (!offsets.empty() &&
+      ((int64_t)offsets.size() != count + 1 ||
+       (!type.isDynamicDim(dim) && offsets.back() != type.getDimSize(dim))))
+    return emitError(loc, "embbag sharding: sharded_dims_offsets must have ")
+           << count + 1 << " entries ending at the size of dimension " << dim
+           << " (" << type.getDimSize(dim) << ")";
+  Value dimSize = tensor::DimOp::create(b, loc, whole, dim);
+  Value even = arith::DivUIOp::create(
+      b, loc, dimSize, arith::ConstantIndexOp::create(b, loc, count));
+  FailureOr<ShardBounds> bounds =
+      getShardBounds(b, loc, grid, sharding, dim, even);
+  if (failed(bounds))
+    return failure();
+  SmallVector<OpFoldResult> offs(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, whole);
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  offs[dim] = bounds->offset;
+  sizes[dim] = getAsOpFoldResult(bounds->size);
+  Value slice =
+      tensor::ExtractSliceOp::create(b, loc, whole, offs, sizes, strides);
+  Type expected = shard::shardType(type, grid, sharding);
+  if (slice.getType() != expected)
+    slice = tensor::CastOp::create(b, loc, expected, slice);
+  return slice;
+}
+
+/// Issue 20: a value annotated replicated then resharded to a split with
+/// sharded_dims_offsets (`shard.shard (shard.shard %t to [[]]) to [[0]]
+/// sharded_dims_offsets = [0, 3, 5]`) is a valid module, but MLIR 22.1's
+/// shard-partition has no pattern for a reshard with offsets: its `reshard`
+/// returns a null value (its assertions are off in release builds), and
+/// the null operand crashed the partitioning below. From a replicated
+/// source the reshard needs no communication, so the operands that
+/// shard-partition could not reshard from a replicated value are sliced
+/// here from that value; any other reshard it cannot do is reported at the
+/// op. Kept apart from the splits so that it carries over unchanged when
+/// this model moves to the BagOpInterface; it can go once shard-partition
+/// reshards uneven splits itself.
+static LogicalResult
+reshardOperandsFromReplicated(Operation *op,
+                              MutableArrayRef<Value> partitionedOperands,
+                              ArrayRef<Sharding> operandShardings,
+                              IRMapping &partitionMap,
+                              SymbolTableCollection &symbolTable,
+                              OpBuilder &b) {
+  for (auto [i, sharding] : llvm::enumerate(operandShardings)) {
+    if (!sharding)
+      continue;
+    // Skip the annotations of this sharding to the reshard, if any.
+    Value source = op->getOperand(i);
+    shard::ShardOp sourceShard;
+    while (auto shardOp = source.getDefiningOp<shard::ShardOp>()) {
+      if (Sharding(shardOp.getSharding()) != sharding) {
+        sourceShard = shardOp;
+        break;
+      }
+      source = shardOp.getSrc();
+    }
+    if (!sourceShard) {
+      if (!partitionedOperands[i])
+        return op->emitOpError("sharding: operand ")
+               << i << " has no partitioned value";
+      continue;
+    }
+    Sharding sourceSharding(sourceShard.getSharding());
+    if (upstreamCanReshard(sourceSharding, sharding) && partitionedOperands[i])
+      continue;
+    Value whole = partitionMap.lookupOrNull(sourceShard.getResult());
+    if (!shard::isFullReplication(sourceSharding) || !whole) {
+      InFlightDiagnostic diag =
+          op->emitOpError("sharding: cannot reshard operand ")
+          << i
+          << " (shard-partition reshards splits with sharded_dims_offsets "
+             "from replicated values only)";
+      diag.attachNote(sourceShard.getLoc()) << "resharded from here";
+      return diag;
+    }
+    shard::GridOp grid = shard::getGrid(op, sharding.getGridAttr(), symbolTable);
+    FailureOr<Value> slice =
+        sliceReplicated(b, op->getLoc(), grid, sharding, whole);
+    if (failed(slice))
+      return failure();
+    partitionedOperands[i] = *slice;
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -516,7 +648,7 @@ checkOperandShardings(Operation *op, ArrayRef<Sharding> operands, Split split) {
   for (auto [i, sharding] : llvm::enumerate(operands)) {
     if (i == 0 || !sharding || splitDims(sharding).empty())
       continue;
-    if (isa<PackedOp>(op) && split == Split::Bag &&
+    if (isPacked(op) && split == Split::Bag &&
         splitDims(sharding) == SmallVector<int64_t>{0})
       continue;
     return op->emitOpError("sharding: operand ")
@@ -603,8 +735,7 @@ struct BagShardingModel
                           OpBuilder &b) const {
     // Every split rewrites the offsets as bag starts; the form with a
     // closing offset is not taught to it.
-    if (auto offsets = dyn_cast<OffsetsOp>(op);
-        offsets && offsets.getIncludeLastOffset())
+    if (cast<BagOpInterface>(op).getIncludeLastOffset())
       return op->emitOpError("sharding does not support include_last_offset");
     // A row split would have to count the skipped indices across shards
     // for `mean` (and tell an empty bag from a bag of padding); not taught.
@@ -620,8 +751,12 @@ struct BagShardingModel
     if (failed(split) ||
         failed(checkOperandShardings(op, operandShardings, *split)))
       return failure();
+    SmallVector<Value> resharded(partitionedOperands);
+    if (failed(reshardOperandsFromReplicated(op, resharded, operandShardings,
+                                             partitionMap, symbolTable, b)))
+      return failure();
     IRMapping operands;
-    operands.map(op->getOperands(), partitionedOperands);
+    operands.map(op->getOperands(), resharded);
     BagOperands local = getBagOperands(op).map(
         [&](Value v) { return operands.lookupOrDefault(v); });
     local.materializeStatics(b, op->getLoc());
