@@ -3,7 +3,7 @@
 
 // The ops do not implement BufferizableOpInterface: the design is to lower
 // them first (--convert-embbag-to-loops gives destination-style loops on
-// tensors, which bufferize in place: docs/EmbBag/Bufferization.md and
+// tensors, which bufferize in place: docs/Bufferization.md and
 // test/Integration/EmbBag/kernel-out-buffer.mlir). Run on them directly,
 // upstream's one-shot-bufferize stops with its own diagnostic at the op.
 

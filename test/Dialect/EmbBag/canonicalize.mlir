@@ -1,7 +1,7 @@
 // RUN: embbag-opt %s -split-input-file --canonicalize | FileCheck %s
 
 // The canonicalization patterns of the embbag ops, one case each, and the
-// cases each pattern must leave alone (docs/EmbBag/Semantics.md).
+// cases each pattern must leave alone (docs/Semantics.md).
 // test/Integration/EmbBag/canonicalize-results.mlir runs the same rewrites
 // and shows they leave the computed values unchanged.
 

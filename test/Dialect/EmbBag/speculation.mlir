@@ -4,7 +4,7 @@
 // The embbag ops have no memory effect but are not speculatable: an index
 // out of range stops the checked program, so LICM must not hoist an op out
 // of a loop that may run zero times (regression: the ops were Pure), while
-// CSE still merges identical ops. docs/EmbBag/Semantics.md explains why.
+// CSE still merges identical ops. docs/Semantics.md explains why.
 
 // LICM-LABEL: func.func @not_hoisted(
 // LICM:           %[[SUM:.*]] = arith.addi

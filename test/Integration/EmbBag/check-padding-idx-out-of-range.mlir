@@ -2,7 +2,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash mlir-runner -e main_offsets -entry-point-result=void -shared-libs=%mlir_runner_libs 2>&1 | FileCheck %s --check-prefix=OFFSETS
 // RUN: embbag-opt %s --embbag-to-llvm | not --crash mlir-runner -e main_segments -entry-point-result=void -shared-libs=%mlir_runner_libs 2>&1 | FileCheck %s --check-prefix=SEGMENTS
 
-// Runtime check (docs/EmbBag/Semantics.md): a padding_idx outside
+// Runtime check (docs/Semantics.md): a padding_idx outside
 // [0, num_emb) and not -1 stops the program, whether or not an index equals
 // it: the message, naming the op and its location, goes to stderr, then the
 // program aborts (hence `not --crash`), before any result is printed.

@@ -11,7 +11,7 @@
 // no memrefCopy or llvm.intr.memcpy; see @kernel_segments for its one). The buffers are filled with -99 first,
 // so every element printed was written by the kernel.
 //
-// The BUF run is the bufferization design (docs/EmbBag/Bufferization.md) with upstream
+// The BUF run is the bufferization design (docs/Bufferization.md) with upstream
 // passes only: --convert-embbag-to-loops writes the result in destination
 // style (tensor.empty, loops with iter_args, transfer_write),
 // --eliminate-empty-tensors makes the destination the caller's buffer, and

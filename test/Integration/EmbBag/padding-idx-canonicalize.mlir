@@ -4,7 +4,7 @@
 // RUN: embbag-opt %s --canonicalize | FileCheck %s --check-prefix=CANON
 
 // The canonicalizations that meet padding_idx leave the computed values
-// unchanged (docs/EmbBag/Semantics.md): uniform offsets become embbag.packed
+// unchanged (docs/Semantics.md): uniform offsets become embbag.packed
 // with the same padding_idx, all-ones weights and default(-1) are dropped
 // with padding_idx kept, a padding_idx of -1 is dropped, and offsets with a
 // default as well as padding_idx stay offsets. The same expected values with

@@ -6,7 +6,7 @@
 // RUN:   | env OMP_NUM_THREADS=2 mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_libs,%libomp | FileCheck %s
 
-// padding_idx (PyTorch's, docs/EmbBag/Semantics.md): the indices equal to it
+// padding_idx (PyTorch's, docs/Semantics.md): the indices equal to it
 // are skipped. They are not summed, not counted by mean and sqrtn, not part
 // of max, their weights are ignored (also in the sqrtn norm), and a bag of
 // only padding is an empty bag (the default row if any, else zeros,

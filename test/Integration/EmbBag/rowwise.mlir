@@ -7,7 +7,7 @@
 // RUN:   | env OMP_NUM_THREADS=2 mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_libs,%libomp | FileCheck %s
 
-// Row-wise quantized tables (docs/EmbBag/Semantics.md): rows of codes
+// Row-wise quantized tables (docs/Semantics.md): rows of codes
 // followed by their scale and bias, dequantized as code * scale + bias.
 // The tables are written byte by byte, so every value below can be checked
 // by hand. The path=linalg run lowers them through the loops too (the

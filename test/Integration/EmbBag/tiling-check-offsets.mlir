@@ -7,7 +7,7 @@
 // in different tiles: the tile of bag 1 reads the indices up to the next
 // tile's first offset, 2, below its own offset 3, so its rebased offset
 // lies past its indices and its check stops the program as the untiled
-// op's does (docs/EmbBag/Bufferization.md).
+// op's does (docs/Bufferization.md).
 
 func.func private @printMemrefF32(tensor<*xf32>) attributes { llvm.emit_c_interface }
 

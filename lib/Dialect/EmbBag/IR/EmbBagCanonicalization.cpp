@@ -3,7 +3,7 @@
 // The canonical form of an embbag op has static types wherever its operands
 // allow, its constant scalars as static attributes, no operand that does not
 // change the result, and the simplest op of the family that computes it.
-// Every rule here is described in docs/EmbBag/Semantics.md.
+// Every rule here is described in docs/Semantics.md.
 //
 // A rewrite never turns valid IR into IR the verifier rejects: constants are
 // folded into the static forms only when the static form is valid, and

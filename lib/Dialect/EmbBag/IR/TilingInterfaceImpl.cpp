@@ -21,7 +21,7 @@
 // `padding_idx` as it is (BagOperands carries it). A row-wise quantized
 // table is tiled over bags only.
 // A contract violation of the whole op stays one of some tile, so the
-// checked lowering still stops the program (docs/EmbBag/Bufferization.md).
+// checked lowering still stops the program (docs/Bufferization.md).
 //
 //===----------------------------------------------------------------------===//
 

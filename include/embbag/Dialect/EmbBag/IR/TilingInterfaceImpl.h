@@ -1,7 +1,7 @@
 //===- TilingInterfaceImpl.h - Tiling of the embbag ops ---------*- C++ -*-===//
 //
 // TilingInterface for embbag.packed, embbag.offsets and embbag.segments,
-// attached as external models (docs/EmbBag/Bufferization.md, "Tiling").
+// attached as external models (docs/Bufferization.md, "Tiling").
 //
 //===----------------------------------------------------------------------===//
 
