@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "embbag/Conversion/EmbBagChecksToStatus/EmbBagChecksToStatus.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,7 +41,8 @@ namespace mlir::embbag {
 using namespace mlir;
 
 bool mlir::embbag::isEmbBagRuntimeCheck(cf::AssertOp op) {
-  if (op->hasAttr(kRuntimeCheckAttrName))
+  // The mark's one spelling is the dialect's (EmbBagDialect.td).
+  if (op->hasAttr(EmbBagDialect::RuntimeCheckAttrHelper::getNameStr()))
     return true;
   StringRef msg = op.getMsg();
   return msg.starts_with("embbag.packed") ||

@@ -104,8 +104,8 @@ static int64_t checkLanes(IntegerType elementType, unsigned vectorBits) {
 /// `bound`: the first is non-negative, none is smaller than the one before
 /// it (a vector of pairs at a time, two overlapping vector reads and one
 /// compare), and the last is at most `bound`.
-void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
-                  Value bound, StringRef what, unsigned vectorBits) {
+Value offsetsAreValid(ImplicitLocOpBuilder &b, Value offsets, Value bound,
+                      unsigned vectorBits) {
   offsets = castToSignless(b, offsets);
   auto elementType = cast<IntegerType>(getElementTypeOrSelf(offsets.getType()));
   const int64_t lanes = checkLanes(elementType, vectorBits);
@@ -177,14 +177,13 @@ void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
             nested, loc,
             arith::ConstantIntOp::create(nested, loc, 1, 1).getResult());
       });
-  emitAssert(b, op, ifOp.getResult(0), what);
+  return ifOp.getResult(0);
 }
 
 /// Checks that every index in positions [lb, ub) lies in [0, num_emb).
 /// Negative indices become huge in the unsigned comparison.
-void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
-                   Value lb, Value ub, Value bound, StringRef what,
-                   unsigned vectorBits) {
+Value allBelow(ImplicitLocOpBuilder &b, Value values, Value lb, Value ub,
+               Value bound, unsigned vectorBits) {
   // The unsigned maximum of the values, a vector at a time (vpmaxud on
   // i32), then the last (ub - lb) % lanes one by one, against the bound
   // once: a negative value is a huge unsigned one, so it fails like a too
@@ -228,46 +227,16 @@ void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
                                       scalarLoop.getResult(0), limit);
   Value none =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, cst(b, 0));
-  emitAssert(b, op, arith::OrIOp::create(b, none, below), what);
+  return arith::OrIOp::create(b, none, below);
 }
 
-void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
-                  Value indices, Value lb, Value ub, unsigned vectorBits) {
-  checkAllBelow(b, op, indices, lb, ub, dim(b, table, 0),
-                "index out of range [0, num_emb)", vectorBits);
-}
-
-/// Checks that a given default index is -1 or lies in [0, num_emb), whether
-/// or not a bag uses it.
-/// Asserts that `row` (an index) is -1 or lies in [0, num_emb): unsigned,
-/// a negative value is huge.
-static void checkRowOrNone(ImplicitLocOpBuilder &b, Operation *op, Value table,
-                           Value row, StringRef what) {
-  Value numEmb = dim(b, table, 0);
+Value isRowOrNone(ImplicitLocOpBuilder &b, Value row, Value numEmb) {
+  // Unsigned, a negative row is huge.
   Value inRange =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, row, numEmb);
   Value none =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, row, cst(b, -1));
-  emitAssert(b, op, arith::OrIOp::create(b, inRange, none), what);
-}
-
-void checkDefault(ImplicitLocOpBuilder &b, Operation *op, Value table,
-                  Value defaultIndex) {
-  if (!defaultIndex)
-    return;
-  checkRowOrNone(b, op, table, defaultIndex,
-                 "default index out of range [0, num_emb) and not -1");
-}
-
-/// Checks that a given padding_idx is -1 or lies in [0, num_emb), whether
-/// or not an index equals it: an out-of-range one is a contract violation
-/// of the op, like an out-of-range default.
-void checkPaddingIdx(ImplicitLocOpBuilder &b, Operation *op, Value table,
-                     Value paddingIdx) {
-  if (!paddingIdx)
-    return;
-  checkRowOrNone(b, op, table, paddingIdx,
-                 "padding_idx out of range [0, num_emb) and not -1");
+  return arith::OrIOp::create(b, inRange, none);
 }
 
 /// Flattens the table's row dimensions: [num_emb, d1, ..., dk] becomes

@@ -12,6 +12,7 @@
 
 #include "embbag/Conversion/EmbBagToLinalg/EmbBagToLinalg.h"
 
+#include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
@@ -70,9 +71,8 @@ struct PackedToLinalg : public OpRewritePattern<PackedOp> {
     Value perBag = dim(b, indices, 1);
     Value row = dim(b, table, 1);
     if (checks) {
-      Value flat = flattenBags(b, indices);
-      checkIndices(b, op, table, flat, cst(b, 0), dim(b, flat, 0),
-                   kCheckVectorBits);
+      emitContractChecks(b, op, kCheckVectorBits);
+      emitDestinationChecks(b, op, kCheckVectorBits);
     }
 
     auto sizes = getAsOpFoldResult(ValueRange{numBags, row});

@@ -10,6 +10,7 @@
 
 #include "Kernel.h"
 
+#include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
@@ -97,6 +98,8 @@ struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
                                            : target->vectorBits;
     if (failed(normalize(b, op, checks, p)))
       return failure();
+    if (checks.enabled)
+      emitDestinationChecks(b, op, checks.vectorBits);
     KernelShape shape =
         chooseShape(getValuesType(op, p.valueType),
                     static_cast<bool>(p.weights), options, *target);

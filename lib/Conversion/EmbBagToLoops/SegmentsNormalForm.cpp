@@ -15,6 +15,7 @@
 
 #include "Kernel.h"
 
+#include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,32 +27,6 @@ using namespace mlir;
 using namespace mlir::embbag;
 using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::loops;
-
-/// The runtime contract: num_segments >= 0, ids in [0, num_segments),
-/// indices, default and padding_idx in range.
-static void checkSegments(ImplicitLocOpBuilder &b, BagOpInterface op,
-                          const BagProblem &p, Value numSegments,
-                          unsigned vectorBits) {
-  Value numIndices = dim(b, op.getIndices(), 0);
-  emitAssert(b, op,
-             arith::CmpIOp::create(b, arith::CmpIPredicate::sge, numSegments,
-                                   cst(b, 0)),
-             "num_segments must be non-negative");
-  // The result type may give the batch statically; num_segments must agree
-  // with it.
-  int64_t staticBatch = op.getBagResultType().getDimSize(0);
-  if (!ShapedType::isDynamic(staticBatch))
-    emitAssert(b, op,
-               arith::CmpIOp::create(b, arith::CmpIPredicate::eq, numSegments,
-                                     cst(b, staticBatch)),
-               "num_segments must equal the result's static batch size");
-  checkAllBelow(b, op, op.getBags(), cst(b, 0), numIndices, numSegments,
-                "segment id out of range [0, num_segments)", vectorBits);
-  checkIndices(b, op, p.table, op.getIndices(), cst(b, 0), numIndices,
-               vectorBits);
-  checkDefault(b, op, p.table, p.defaultIndex);
-  checkPaddingIdx(b, op, p.table, p.paddingIdx);
-}
 
 /// counts[s + 1] = how many ids are s (counts[0] = 0).
 static Value histogram(ImplicitLocOpBuilder &b, Value ids, Value numSegments) {
@@ -204,7 +179,7 @@ mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b,
     p.paddingIdx = toIndex(b, padding);
   Value numSegments = toIndex(b, op.getMixedNumSegments());
   if (checks.enabled)
-    checkSegments(b, op, p, numSegments, checks.vectorBits);
+    emitContractChecks(b, op, checks.vectorBits);
   // Not a structured binding: the lambda below captures the starts.
   std::pair<Value, Value> scanned = scanSortedStarts(b, ids, numSegments);
   Value sortedStarts = scanned.second;

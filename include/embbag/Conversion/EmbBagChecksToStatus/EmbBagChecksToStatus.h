@@ -15,10 +15,6 @@ namespace embbag {
 #define GEN_PASS_DECL_EMBBAGCHECKSTOSTATUS
 #include "embbag/Conversion/Passes.h.inc"
 
-/// The discardable attribute that marks a cf.assert as a runtime check of
-/// an embbag op's contract.
-constexpr const char kRuntimeCheckAttrName[] = "embbag.runtime_check";
-
 /// Whether `op` checks an embbag op's runtime contract: it carries
 /// `embbag.runtime_check`, or (lowerings that predate the attribute) its
 /// message starts with the name of an embbag op.

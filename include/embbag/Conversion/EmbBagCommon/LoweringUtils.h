@@ -2,7 +2,8 @@
 //
 // Building blocks of both lowerings (loops and linalg): reshaping tables to
 // [num_emb, row] and results back, signless views of si/ui tensors, and the
-// runtime checks of the ops' contracts.
+// vectorised predicates that ContractChecks.h evaluates the runtime
+// contract's rules with.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,31 +51,18 @@ Value castToSignless(ImplicitLocOpBuilder &b, Value v);
 void emitAssert(ImplicitLocOpBuilder &b, Operation *op, Value ok,
                 StringRef what);
 
-/// Checks that the 1-D `offsets` are non-negative, non-decreasing and at
-/// most `bound`, with compares of vectors of `vectorBits` bits.
-void checkOffsets(ImplicitLocOpBuilder &b, Operation *op, Value offsets,
-                  Value bound, StringRef what, unsigned vectorBits);
+/// Whether the 1-D `offsets` are non-negative, non-decreasing and at most
+/// `bound` (i1), compared a vector of `vectorBits` bits at a time.
+Value offsetsAreValid(ImplicitLocOpBuilder &b, Value offsets, Value bound,
+                      unsigned vectorBits);
 
-/// Checks that the i32/i64 values at positions [lb, ub) of the 1-D tensor
-/// `values` lie in [0, bound), a vector of `vectorBits` bits at a time.
-void checkAllBelow(ImplicitLocOpBuilder &b, Operation *op, Value values,
-                   Value lb, Value ub, Value bound, StringRef what,
-                   unsigned vectorBits);
+/// Whether the i32/i64 values at positions [lb, ub) of the 1-D tensor
+/// `values` lie in [0, bound) (i1), a vector of `vectorBits` bits at a time.
+Value allBelow(ImplicitLocOpBuilder &b, Value values, Value lb, Value ub,
+               Value bound, unsigned vectorBits);
 
-/// Checks that the indices at positions [lb, ub) of the 1-D `indices` lie in
-/// [0, num_emb) of the 2-D `table`, a vector of `vectorBits` bits at a time.
-void checkIndices(ImplicitLocOpBuilder &b, Operation *op, Value table,
-                  Value indices, Value lb, Value ub, unsigned vectorBits);
-
-/// Checks that `defaultIndex` (an index, or null for none) is -1 or lies in
-/// [0, num_emb), whether or not a bag uses it.
-void checkDefault(ImplicitLocOpBuilder &b, Operation *op, Value table,
-                  Value defaultIndex);
-
-/// Checks that `paddingIdx` (an index, or null for none) is -1 or lies in
-/// [0, num_emb), whether or not an index equals it.
-void checkPaddingIdx(ImplicitLocOpBuilder &b, Operation *op, Value table,
-                     Value paddingIdx);
+/// Whether `row` (an index) is -1 or lies in [0, numEmb) (i1).
+Value isRowOrNone(ImplicitLocOpBuilder &b, Value row, Value numEmb);
 
 /// Flattens the table's row dimensions: [num_emb, d1, ..., dk] becomes
 /// [num_emb, d1 * ... * dk] (a rank-1 table gets a row of one element).

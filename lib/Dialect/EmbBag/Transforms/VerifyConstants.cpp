@@ -2,11 +2,13 @@
 //
 // Reports constant indices, offsets and segment ids that would break an
 // embbag op's runtime contract, so that such IR is rejected at compile time
-// instead of stopping (checked) or misbehaving (unchecked) at run time.
+// instead of stopping (checked) or misbehaving (unchecked) at run time. It
+// is the constant evaluator of the contract's rules (RuntimeContract.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+#include "embbag/Dialect/EmbBag/IR/RuntimeContract.h"
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -61,84 +63,62 @@ std::string formatPosition(ArrayRef<int64_t> shape, int64_t flat) {
   return s;
 }
 
-/// Reports the first index at a flat position in [first, last) outside the
-/// table.
-LogicalResult checkIndices(Operation *op, bool asWarning, Value indices,
-                           RankedTensorType tableType, int64_t first = 0,
-                           int64_t last = std::numeric_limits<int64_t>::max()) {
-  int64_t numEmb = tableType.getDimSize(0);
-  if (ShapedType::isDynamic(numEmb))
-    return success();
-  std::optional<SmallVector<int64_t>> values = getConstantValues(indices);
-  if (!values)
-    return success();
-  auto shape = cast<RankedTensorType>(indices.getType()).getShape();
-  for (int64_t i = first, e = std::min<int64_t>(values->size(), last); i < e;
-       ++i) {
-    int64_t index = (*values)[i];
-    if (index < 0 || index >= numEmb)
-      return report(op, asWarning)
-             << "index " << index << " at indices" << formatPosition(shape, i)
-             << " is out of range [0, " << numEmb << ") of the table";
+/// The constant evaluator of the runtime contract: a clause whose values
+/// are constants and break its rule gets a diagnostic at the op.
+class ConstantEvaluator : public contract::Evaluator {
+public:
+  ConstantEvaluator(BagOpInterface op, bool asWarning)
+      : op(op), asWarning(asWarning) {}
+
+  /// The scalar clauses first (a bad default or padding_idx is reported
+  /// before the tensors that hold many values), then the contract's order.
+  LogicalResult evaluateAll() {
+    SmallVector<contract::Clause> clauses = contract::getContract(op);
+    std::stable_partition(clauses.begin(), clauses.end(),
+                          [](const contract::Clause &c) {
+                            return c.getInfo().kind == contract::Kind::RowOrNone;
+                          });
+    return evaluate(clauses);
   }
-  return success();
-}
 
-/// Reports a constant or static default index that is neither -1 nor a row
-/// of the table.
-LogicalResult checkDefault(BagOpInterface op, bool asWarning) {
-  std::optional<OpFoldResult> mixed = op.getMixedDefaultIndex();
-  std::optional<int64_t> d = mixed ? getConstantIntValue(*mixed) : std::nullopt;
-  if (!d)
+protected:
+  // Shapes are the verifiers' to check: a static mismatch is rejected there.
+  LogicalResult notEmpty(const contract::Clause &) override {
     return success();
-  if (*d < -1)
-    return report(op, asWarning)
-           << "default index must be >= -1 (-1 means no default), but got "
-           << *d;
-  int64_t numEmb = op.getTable().getType().getDimSize(0);
-  if (!ShapedType::isDynamic(numEmb) && *d >= numEmb)
-    return report(op, asWarning) << "default index " << *d
-                            << " is out of range for a table of " << numEmb
-                            << " rows";
-  return success();
-}
-
-/// Reports a constant padding_idx that is neither -1 nor a row of the
-/// table. (An index equal to a valid padding_idx is in the table, so the
-/// index checks need not know it.)
-LogicalResult checkPaddingIdx(BagOpInterface op, bool asWarning) {
-  Value padding = op.getPaddingIdx();
-  std::optional<int64_t> p =
-      padding ? getConstantIntValue(padding) : std::nullopt;
-  if (!p)
+  }
+  LogicalResult sameShape(const contract::Clause &) override {
     return success();
-  if (*p < -1)
-    return report(op, asWarning)
-           << "padding_idx must be >= -1 (-1 means none), but got " << *p;
-  int64_t numEmb = op.getTable().getType().getDimSize(0);
-  if (!ShapedType::isDynamic(numEmb) && *p >= numEmb)
-    return report(op, asWarning)
-           << "padding_idx " << *p << " is out of range for a table of "
-           << numEmb << " rows";
-  return success();
-}
+  }
+  LogicalResult monotone(const contract::Clause &c) override;
+  LogicalResult nonNegative(const contract::Clause &c) override;
+  LogicalResult equals(const contract::Clause &c) override;
+  LogicalResult allBelow(const contract::Clause &c) override;
+  LogicalResult rowOrNone(const contract::Clause &c) override;
 
-LogicalResult checkPacked(BagOpInterface op, bool asWarning) {
-  if (failed(checkPaddingIdx(op, asWarning)))
-    return failure();
-  return checkIndices(op, asWarning, op.getIndices(), op.getTable().getType());
-}
+private:
+  /// The name a message gives a clause's subject.
+  static StringRef subjectName(const contract::Clause &c) {
+    switch (c.rule) {
+    case contract::Rule::DefaultInTable:
+      return "default index";
+    case contract::Rule::PaddingInTable:
+      return "padding_idx";
+    case contract::Rule::SegmentIdsInRange:
+      return "segment id";
+    default:
+      return "index";
+    }
+  }
 
-LogicalResult checkOffsets(BagOpInterface op, bool asWarning) {
-  if (failed(checkDefault(op, asWarning)) ||
-      failed(checkPaddingIdx(op, asWarning)))
-    return failure();
-  std::optional<SmallVector<int64_t>> offsets =
-      getConstantValues(op.getBags());
+  BagOpInterface op;
+  bool asWarning;
+};
+
+LogicalResult ConstantEvaluator::monotone(const contract::Clause &c) {
+  std::optional<SmallVector<int64_t>> offsets = getConstantValues(c.subject);
   if (!offsets)
     return success();
-  int64_t numIndices =
-      cast<RankedTensorType>(op.getIndices().getType()).getDimSize(0);
+  std::optional<int64_t> numIndices = c.bound.getConstant();
   int64_t previous = 0;
   for (auto [bag, offset] : llvm::enumerate(*offsets)) {
     if (offset < previous)
@@ -147,60 +127,92 @@ LogicalResult checkOffsets(BagOpInterface op, bool asWarning) {
              << (bag == 0 ? " is negative"
                           : " is smaller than the offset before it, " +
                                 std::to_string(previous));
-    if (!ShapedType::isDynamic(numIndices) && offset > numIndices)
+    if (numIndices && offset > *numIndices)
       return report(op, asWarning)
              << "offsets[" << bag << "] = " << offset
-             << " exceeds the number of indices, " << numIndices;
+             << " exceeds the number of indices, " << *numIndices;
     previous = offset;
   }
-  // Indices before offsets[0] belong to no bag and are never read, nor
-  // with include_last_offset those from the last offset on.
-  if (offsets->empty())
-    return success();
-  int64_t last = op.getIncludeLastOffset()
-                     ? offsets->back()
-                     : std::numeric_limits<int64_t>::max();
-  return checkIndices(op, asWarning, op.getIndices(), op.getTable().getType(),
-                      offsets->front(), last);
-}
-
-LogicalResult checkSegments(BagOpInterface op, bool asWarning) {
-  if (failed(checkDefault(op, asWarning)) ||
-      failed(checkPaddingIdx(op, asWarning)) ||
-      failed(checkIndices(op, asWarning, op.getIndices(), op.getTable().getType())))
-    return failure();
-  int64_t numSegments = op.getBagResultType().getDimSize(0);
-  if (std::optional<int64_t> n = getConstantIntValue(op.getMixedNumSegments())) {
-    if (*n < 0)
-      return report(op, asWarning)
-             << "num_segments must be non-negative, but got " << *n;
-    if (!ShapedType::isDynamic(numSegments) && *n != numSegments)
-      return report(op, asWarning)
-             << "num_segments is " << *n << " but the result has "
-             << numSegments << " rows";
-    numSegments = *n;
-  }
-  std::optional<SmallVector<int64_t>> ids =
-      getConstantValues(op.getBags());
-  if (!ids || ShapedType::isDynamic(numSegments))
-    return success();
-  for (auto [i, id] : llvm::enumerate(*ids))
-    if (id < 0 || id >= numSegments)
-      return report(op, asWarning) << "segment id " << id << " at segment_ids[" << i
-                              << "] is out of range [0, " << numSegments << ")";
   return success();
 }
 
-LogicalResult checkOp(BagOpInterface op, bool asWarning) {
-  switch (op.getBagForm()) {
-  case BagForm::Packed:
-    return checkPacked(op, asWarning);
-  case BagForm::Offsets:
-    return checkOffsets(op, asWarning);
-  case BagForm::Segments:
-    return checkSegments(op, asWarning);
+LogicalResult ConstantEvaluator::nonNegative(const contract::Clause &c) {
+  std::optional<int64_t> n = getConstantIntValue(c.getSubject());
+  if (n && *n < 0)
+    return report(op, asWarning)
+           << "num_segments must be non-negative, but got " << *n;
+  return success();
+}
+
+LogicalResult ConstantEvaluator::equals(const contract::Clause &c) {
+  std::optional<int64_t> n = getConstantIntValue(c.getSubject());
+  if (n && *n >= 0 && *n != c.staticBound)
+    return report(op, asWarning) << "num_segments is " << *n
+                                 << " but the result has " << c.staticBound
+                                 << " rows";
+  return success();
+}
+
+LogicalResult ConstantEvaluator::allBelow(const contract::Clause &c) {
+  std::optional<int64_t> bound = c.bound.getConstant();
+  // Segment ids are bounded by the result's rows when num_segments is not
+  // a constant.
+  if (!bound && c.rule == contract::Rule::SegmentIdsInRange) {
+    int64_t rows = op.getBagResultType().getDimSize(0);
+    if (!ShapedType::isDynamic(rows))
+      bound = rows;
   }
-  llvm_unreachable("unknown bag form");
+  if (!bound || *bound < 0)
+    return success();
+  std::optional<SmallVector<int64_t>> values = getConstantValues(c.subject);
+  if (!values)
+    return success();
+  // Indices before offsets[0] belong to no bag and are never read, nor
+  // with include_last_offset those from the last offset on.
+  int64_t first = 0, last = values->size();
+  if (c.readOffsets) {
+    std::optional<SmallVector<int64_t>> offsets =
+        getConstantValues(c.readOffsets);
+    if (!offsets)
+      return success();
+    if (offsets->empty())
+      return success();
+    first = offsets->front();
+    if (c.includeLastOffset)
+      last = std::min<int64_t>(last, offsets->back());
+  }
+  auto shape = cast<RankedTensorType>(c.subject.getType()).getShape();
+  bool isIndex = c.rule == contract::Rule::IndicesInTable;
+  for (int64_t i = std::max<int64_t>(first, 0); i < last; ++i) {
+    int64_t v = (*values)[i];
+    if (v >= 0 && v < *bound)
+      continue;
+    InFlightDiagnostic diag = report(op, asWarning);
+    diag << subjectName(c) << " " << v << " at "
+         << (isIndex ? "indices" : "segment_ids") << formatPosition(shape, i)
+         << " is out of range [0, " << *bound << ")";
+    if (isIndex)
+      diag << " of the table";
+    return diag;
+  }
+  return success();
+}
+
+LogicalResult ConstantEvaluator::rowOrNone(const contract::Clause &c) {
+  std::optional<int64_t> row = getConstantIntValue(c.getSubject());
+  if (!row)
+    return success();
+  bool isDefault = c.rule == contract::Rule::DefaultInTable;
+  if (*row < -1)
+    return report(op, asWarning)
+           << subjectName(c) << " must be >= -1 (-1 means "
+           << (isDefault ? "no default" : "none") << "), but got " << *row;
+  std::optional<int64_t> numEmb = c.bound.getConstant();
+  if (numEmb && *row >= *numEmb)
+    return report(op, asWarning) << subjectName(c) << " " << *row
+                                 << " is out of range for a table of "
+                                 << *numEmb << " rows";
+  return success();
 }
 
 struct EmbBagVerifyConstantsPass
@@ -211,7 +223,7 @@ struct EmbBagVerifyConstantsPass
   void runOnOperation() override {
     bool failed = false;
     getOperation()->walk([&](BagOpInterface op) {
-      failed |= mlir::failed(checkOp(op, warningsOnly));
+      failed |= mlir::failed(ConstantEvaluator(op, warningsOnly).evaluateAll());
     });
     if (failed && !warningsOnly)
       signalPassFailure();

@@ -1,0 +1,68 @@
+//===- ContractChecks.h - The runtime contract as checks in IR --*- C++ -*-===//
+//
+// The IR evaluator of the runtime contract (embbag/Dialect/EmbBag/IR/
+// RuntimeContract.h): each clause becomes a vectorised predicate and a
+// marked check (cf.assert carrying `embbag.runtime_check`), which the
+// checks mode turns into an abort with the message or a non-zero status.
+// A back end that reports otherwise (a device flag) overrides `report`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EMBBAG_CONVERSION_EMBBAGCOMMON_CONTRACTCHECKS_H
+#define EMBBAG_CONVERSION_EMBBAGCOMMON_CONTRACTCHECKS_H
+
+#include "embbag/Dialect/EmbBag/IR/RuntimeContract.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::embbag::lowering {
+
+class ContractCheckEmitter : public contract::Evaluator {
+public:
+  /// Checks of `op`'s clauses, built with `b`; the vectorised predicates
+  /// compare vectors of `vectorBits` bits.
+  ContractCheckEmitter(ImplicitLocOpBuilder &b, Operation *op,
+                       unsigned vectorBits)
+      : b(b), op(op), vectorBits(vectorBits) {}
+
+protected:
+  /// Reports the clause `c` as holding when the i1 `ok` is true. The
+  /// default is a cf.assert marked `embbag.runtime_check` whose message
+  /// names the op, its location and the rule.
+  virtual void report(Value ok, const contract::Clause &c);
+
+  LogicalResult notEmpty(const contract::Clause &c) override;
+  LogicalResult monotone(const contract::Clause &c) override;
+  LogicalResult nonNegative(const contract::Clause &c) override;
+  LogicalResult equals(const contract::Clause &c) override;
+  LogicalResult allBelow(const contract::Clause &c) override;
+  LogicalResult rowOrNone(const contract::Clause &c) override;
+  LogicalResult sameShape(const contract::Clause &c) override;
+
+  /// The bound as an index value.
+  Value getBound(const contract::Bound &bound);
+  /// The clause's subject (a scalar) as an index value.
+  Value getScalar(const contract::Clause &c);
+
+  ImplicitLocOpBuilder &b;
+  Operation *op;
+  unsigned vectorBits;
+};
+
+/// Emits the checks of `op`'s whole contract before it.
+void emitContractChecks(ImplicitLocOpBuilder &b, BagOpInterface op,
+                        unsigned vectorBits);
+
+/// Emits the checks that every destination of `op`'s result (the
+/// `bufferization.materialize_in_destination` ops it feeds, directly or
+/// through tensor.cast) has the result's shape: a caller's buffer that is
+/// too small must stop the program before the kernel writes into it.
+/// Emitted at `b`'s insertion point, which must be before `op`'s kernel;
+/// destinations that do not dominate it are checked right before their
+/// materialization.
+void emitDestinationChecks(ImplicitLocOpBuilder &b, BagOpInterface op,
+                           unsigned vectorBits);
+
+} // namespace mlir::embbag::lowering
+
+#endif // EMBBAG_CONVERSION_EMBBAGCOMMON_CONTRACTCHECKS_H
