@@ -509,19 +509,62 @@ static FailureOr<Value> partitionBags(OpBuilder &b, Operation *op,
 // Reshards shard-partition cannot do
 //===----------------------------------------------------------------------===//
 
-/// Whether MLIR 22.1's shard-partition can reshard a value from `source` to
-/// `target` (its `reshard`, mlir/lib/Dialect/Shard/Transforms/Partition.cpp):
-/// equal or fully replicated shardings, or shardings without
-/// sharded_dims_offsets (a change of halos only, or one of its split,
-/// unsplit and move patterns).
-static bool upstreamCanReshard(const Sharding &source, const Sharding &target) {
+/// The grid axes of tensor dimension `dim` under `sharding` (none past the
+/// listed dimensions).
+static ArrayRef<GridAxis> splitAxesOf(const Sharding &sharding, size_t dim) {
+  if (dim >= sharding.getSplitAxes().size())
+    return {};
+  return sharding.getSplitAxes()[dim].asArrayRef();
+}
+
+bool mlir::embbag::canShardPartitionReshard(const Sharding &source,
+                                            const Sharding &target) {
   if (source == target ||
       (shard::isFullReplication(source) && shard::isFullReplication(target)))
     return true;
-  return source.getStaticShardedDimsOffsets().empty() &&
-         target.getStaticShardedDimsOffsets().empty() &&
-         source.getDynamicShardedDimsOffsets().empty() &&
-         target.getDynamicShardedDimsOffsets().empty();
+  auto uneven = [](const Sharding &s) {
+    return !s.getStaticShardedDimsOffsets().empty() ||
+           !s.getDynamicShardedDimsOffsets().empty();
+  };
+  auto haloed = [](const Sharding &s) {
+    return !s.getStaticHaloSizes().empty() || !s.getDynamicHaloSizes().empty();
+  };
+  if (uneven(source) || uneven(target))
+    return false;
+  // A change of halos only.
+  if (source.equalSplitAxes(target))
+    return true;
+  if (haloed(source) || haloed(target))
+    return false;
+  // One step: one dimension gains (split) or loses (unsplit) its last grid
+  // axis, or one loses it to another (move).
+  SmallVector<size_t> changed;
+  size_t rank =
+      std::max(source.getSplitAxes().size(), target.getSplitAxes().size());
+  for (size_t dim = 0; dim < rank; ++dim)
+    if (!llvm::equal(splitAxesOf(source, dim), splitAxesOf(target, dim)))
+      changed.push_back(dim);
+  auto dropsLast = [](ArrayRef<GridAxis> longer, ArrayRef<GridAxis> shorter) {
+    return longer.size() == shorter.size() + 1 &&
+           longer.drop_back() == shorter;
+  };
+  if (changed.size() == 1) {
+    ArrayRef<GridAxis> from = splitAxesOf(source, changed[0]);
+    ArrayRef<GridAxis> to = splitAxesOf(target, changed[0]);
+    return dropsLast(to, from) || dropsLast(from, to);
+  }
+  if (changed.size() != 2)
+    return false;
+  for (auto [lose, gain] : {std::pair(changed[0], changed[1]),
+                            std::pair(changed[1], changed[0])}) {
+    ArrayRef<GridAxis> loseFrom = splitAxesOf(source, lose);
+    ArrayRef<GridAxis> gainTo = splitAxesOf(target, gain);
+    if (dropsLast(loseFrom, splitAxesOf(target, lose)) &&
+        dropsLast(gainTo, splitAxesOf(source, gain)) &&
+        loseFrom.back() == gainTo.back())
+      return true;
+  }
+  return false;
 }
 
 /// This process's shard under `sharding` (one split dimension, static
@@ -607,7 +650,8 @@ reshardOperandsFromReplicated(Operation *op,
       continue;
     }
     Sharding sourceSharding(sourceShard.getSharding());
-    if (upstreamCanReshard(sourceSharding, sharding) && partitionedOperands[i])
+    if (canShardPartitionReshard(sourceSharding, sharding) &&
+        partitionedOperands[i])
       continue;
     Value whole = partitionMap.lookupOrNull(sourceShard.getResult());
     if (!shard::isFullReplication(sourceSharding) || !whole) {
