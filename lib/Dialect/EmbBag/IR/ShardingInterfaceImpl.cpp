@@ -582,15 +582,8 @@ static FailureOr<Value> sliceReplicated(OpBuilder &b, Location loc,
                           "resharded to a split of one dimension without "
                           "halos only");
   int64_t dim = dims[0];
-  ArrayRef<int64_t> offsets = sharding.getStaticShardedDimsOffsets();
   int64_t count =
       shard::collectiveProcessGroupSize(axesOf(sharding, dim), grid.getShape());
-  if (!offsets.empty() &&
-      ((int64_t)offsets.size() != count + 1 ||
-       (!type.isDynamicDim(dim) && offsets.back() != type.getDimSize(dim))))
-    return emitError(loc, "embbag sharding: sharded_dims_offsets must have ")
-           << count + 1 << " entries ending at the size of dimension " << dim
-           << " (" << type.getDimSize(dim) << ")";
   Value dimSize = tensor::DimOp::create(b, loc, whole, dim);
   Value even = arith::DivUIOp::create(
       b, loc, dimSize, arith::ConstantIndexOp::create(b, loc, count));
@@ -609,6 +602,38 @@ static FailureOr<Value> sliceReplicated(OpBuilder &b, Location loc,
   if (slice.getType() != expected)
     slice = tensor::CastOp::create(b, loc, expected, slice);
   return slice;
+}
+
+/// sharded_dims_offsets must cover their dimension exactly, one shard per
+/// process: 0, then one entry per process, the last the dimension's size.
+/// Others would slice out of bounds (issue 20); they are refused at the op.
+static LogicalResult checkShardedDimsOffsets(Operation *op,
+                                             ArrayRef<Sharding> operands,
+                                             ArrayRef<Sharding> results,
+                                             SymbolTableCollection &symbols) {
+  for (auto [value, sharding] :
+       llvm::zip(llvm::concat<Value>(op->getOperands(), op->getResults()),
+                 llvm::concat<const Sharding>(operands, results))) {
+    ArrayRef<int64_t> offsets =
+        sharding ? sharding.getStaticShardedDimsOffsets() : ArrayRef<int64_t>();
+    if (offsets.empty())
+      continue;
+    SmallVector<int64_t> dims = splitDims(sharding);
+    auto type = cast<RankedTensorType>(value.getType());
+    if (dims.size() != 1)
+      return op->emitOpError("sharding: sharded_dims_offsets must be on one "
+                             "split dimension");
+    shard::GridOp grid = shard::getGrid(op, sharding.getGridAttr(), symbols);
+    int64_t count = shard::collectiveProcessGroupSize(axesOf(sharding, dims[0]),
+                                                      grid.getShape());
+    if ((int64_t)offsets.size() != count + 1 || offsets.front() != 0 ||
+        (!type.isDynamicDim(dims[0]) &&
+         offsets.back() != type.getDimSize(dims[0])))
+      return op->emitOpError("sharding: sharded_dims_offsets [")
+             << offsets << "] do not split dimension " << dims[0] << " (size "
+             << type.getDimSize(dims[0]) << ") in " << count << " shards";
+  }
+  return success();
 }
 
 /// Issue 20: a value annotated replicated then resharded to a split with
@@ -787,6 +812,9 @@ struct BagShardingModel
     FailureOr<Split> split = classify(op, table, result);
     if (failed(split) ||
         failed(checkOperandShardings(op, operandShardings, *split)))
+      return failure();
+    if (failed(checkShardedDimsOffsets(op, operandShardings, resultShardings,
+                                       symbolTable)))
       return failure();
     SmallVector<Value> resharded(partitionedOperands);
     if (failed(reshardOperandsFromReplicated(op, resharded, operandShardings,
