@@ -545,8 +545,7 @@ bool mlir::embbag::canShardPartitionReshard(const Sharding &source,
     if (!llvm::equal(splitAxesOf(source, dim), splitAxesOf(target, dim)))
       changed.push_back(dim);
   auto dropsLast = [](ArrayRef<GridAxis> longer, ArrayRef<GridAxis> shorter) {
-    return longer.size() == shorter.size() + 1 &&
-           longer.drop_back() == shorter;
+    return longer.size() == shorter.size() + 1 && longer.drop_back() == shorter;
   };
   if (changed.size() == 1) {
     ArrayRef<GridAxis> from = splitAxesOf(source, changed[0]);
@@ -555,8 +554,8 @@ bool mlir::embbag::canShardPartitionReshard(const Sharding &source,
   }
   if (changed.size() != 2)
     return false;
-  for (auto [lose, gain] : {std::pair(changed[0], changed[1]),
-                            std::pair(changed[1], changed[0])}) {
+  for (auto [lose, gain] :
+       {std::pair(changed[0], changed[1]), std::pair(changed[1], changed[0])}) {
     ArrayRef<GridAxis> loseFrom = splitAxesOf(source, lose);
     ArrayRef<GridAxis> gainTo = splitAxesOf(target, gain);
     if (dropsLast(loseFrom, splitAxesOf(target, lose)) &&
@@ -572,8 +571,7 @@ bool mlir::embbag::canShardPartitionReshard(const Sharding &source,
 /// communication.
 static FailureOr<Value> sliceReplicated(OpBuilder &b, Location loc,
                                         shard::GridOp grid,
-                                        const Sharding &sharding,
-                                        Value whole) {
+                                        const Sharding &sharding, Value whole) {
   auto type = cast<RankedTensorType>(whole.getType());
   SmallVector<int64_t> dims = splitDims(sharding);
   if (dims.size() != 1 || !sharding.getStaticHaloSizes().empty() ||
@@ -648,13 +646,10 @@ static LogicalResult checkShardedDimsOffsets(Operation *op,
 /// op. Kept apart from the splits so that it carries over unchanged when
 /// this model moves to the BagOpInterface; it can go once shard-partition
 /// reshards uneven splits itself.
-static LogicalResult
-reshardOperandsFromReplicated(Operation *op,
-                              MutableArrayRef<Value> partitionedOperands,
-                              ArrayRef<Sharding> operandShardings,
-                              IRMapping &partitionMap,
-                              SymbolTableCollection &symbolTable,
-                              OpBuilder &b) {
+static LogicalResult reshardOperandsFromReplicated(
+    Operation *op, MutableArrayRef<Value> partitionedOperands,
+    ArrayRef<Sharding> operandShardings, IRMapping &partitionMap,
+    SymbolTableCollection &symbolTable, OpBuilder &b) {
   for (auto [i, sharding] : llvm::enumerate(operandShardings)) {
     if (!sharding)
       continue;
@@ -683,12 +678,13 @@ reshardOperandsFromReplicated(Operation *op,
       InFlightDiagnostic diag =
           op->emitOpError("sharding: cannot reshard operand ")
           << i
-          << " (shard-partition reshards splits with sharded_dims_offsets "
-             "from replicated values only)";
+          << " (shard-partition has no pattern for it; the op reshards "
+             "its operands from replicated values only)";
       diag.attachNote(sourceShard.getLoc()) << "resharded from here";
       return diag;
     }
-    shard::GridOp grid = shard::getGrid(op, sharding.getGridAttr(), symbolTable);
+    shard::GridOp grid =
+        shard::getGrid(op, sharding.getGridAttr(), symbolTable);
     FailureOr<Value> slice =
         sliceReplicated(b, op->getLoc(), grid, sharding, whole);
     if (failed(slice))
