@@ -44,6 +44,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Dialect/Shard/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -235,6 +236,47 @@ static LogicalResult buildWrapper(func::FuncOp wrapper, func::FuncOp local,
   return success();
 }
 
+/// Whether every use of `value` (annotated `sharding`), through further
+/// annotations of the same sharding, is an operand of an embbag op.
+static bool onlyEmbBagUsers(Value value, const Sharding &sharding) {
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+    if (auto shardOp = dyn_cast<shard::ShardOp>(user))
+      return Sharding(shardOp.getSharding()) == sharding &&
+             onlyEmbBagUsers(shardOp.getResult(), sharding);
+    return isa<embbag::EmbBagDialect>(user->getDialect()) &&
+           isa<shard::ShardingInterface>(user);
+  });
+}
+
+/// Issue 20: MLIR 22.1's shard-partition has no pattern for many reshards
+/// (any to or from a split with sharded_dims_offsets among them): it leaves
+/// a null value (or, applying a step that falls short, a wrong one) and
+/// crashes further on. The embbag ops slice their own operands resharded
+/// from replicated values (ShardingInterfaceImpl.cpp); every other reshard
+/// shard-partition cannot do is reported here, at its shard.shard op,
+/// before partitioning.
+static LogicalResult checkReshards(func::FuncOp func) {
+  WalkResult walk = func.walk([](shard::ShardOp target) {
+    auto source = target.getSrc().getDefiningOp<shard::ShardOp>();
+    if (!source)
+      return WalkResult::advance();
+    Sharding from(source.getSharding()), to(target.getSharding());
+    if (embbag::canShardPartitionReshard(from, to) ||
+        (shard::isFullReplication(from) &&
+         onlyEmbBagUsers(target.getResult(), to)))
+      return WalkResult::advance();
+    target.emitError("embbag-shard-to-llvm: cannot reshard this value from "
+                     "its previous annotation (shard-partition reshards "
+                     "one grid axis at a time, without "
+                     "sharded_dims_offsets or halos; the operands of embbag "
+                     "ops can also be resharded from replicated values)")
+            .attachNote(source.getLoc())
+        << "previous annotation";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 namespace {
 
 struct ShardFunctionsPass
@@ -256,7 +298,7 @@ struct ShardFunctionsPass
   LogicalResult shardFunction(func::FuncOp func) {
     OpPassManager propagate(func::FuncOp::getOperationName());
     propagate.addPass(shard::createShardingPropagation());
-    if (failed(runPipeline(propagate, func)))
+    if (failed(runPipeline(propagate, func)) || failed(checkReshards(func)))
       return failure();
     auto [argShardings, resultShardings] = boundaryShardings(func);
     if (resultShardings.size() != func.getNumResults())

@@ -158,3 +158,26 @@ func.func @rowwise_bags(%t: tensor<4x72xui8>, %i: tensor<5xi32>, %o: tensor<4xi3
   %rs = shard.shard %r to %s : tensor<4x64xf32>
   return %rs : tensor<4x64xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Issue 20: shard-partition has no pattern for a reshard from a split with
+// sharded_dims_offsets (it leaves a null value); the model reshards only
+// from replicated values, and refuses this one instead of crashing.
+func.func @reshard_from_uneven(%t: tensor<5x4xf32>, %i: tensor<6xi32>, %o: tensor<3xi32>) -> tensor<3x4xf32> {
+  %r0 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %s = shard.sharding @grid split_axes = [[0]] sharded_dims_offsets = [0, 3, 5] : !shard.sharding
+  // expected-note @+1 {{resharded from here}}
+  %t0 = shard.shard %t to %s : tensor<5x4xf32>
+  %t1 = shard.shard %t0 to %r0 annotate_for_users : tensor<5x4xf32>
+  %i0 = shard.shard %i to %r0 : tensor<6xi32>
+  %i1 = shard.shard %i0 to %r0 annotate_for_users : tensor<6xi32>
+  %o0 = shard.shard %o to %r0 : tensor<3xi32>
+  %o1 = shard.shard %o0 to %r0 annotate_for_users : tensor<3xi32>
+  // expected-error @+1 {{'embbag.offsets' op sharding: cannot reshard operand 0}}
+  %r = embbag.offsets sum %t1[%i1] offsets(%o1) : (tensor<5x4xf32>, tensor<6xi32>, tensor<3xi32>) -> tensor<3x4xf32>
+  %rs = shard.shard %r to %r0 : tensor<3x4xf32>
+  return %rs : tensor<3x4xf32>
+}

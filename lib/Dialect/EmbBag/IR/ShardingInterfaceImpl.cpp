@@ -517,19 +517,61 @@ static FailureOr<Value> partitionBags(OpBuilder &b, Operation *op,
 // Reshards shard-partition cannot do
 //===----------------------------------------------------------------------===//
 
-/// Whether MLIR 22.1's shard-partition can reshard a value from `source` to
-/// `target` (its `reshard`, mlir/lib/Dialect/Shard/Transforms/Partition.cpp):
-/// equal or fully replicated shardings, or shardings without
-/// sharded_dims_offsets (a change of halos only, or one of its split,
-/// unsplit and move patterns).
-static bool upstreamCanReshard(const Sharding &source, const Sharding &target) {
+/// The grid axes of tensor dimension `dim` under `sharding` (none past the
+/// listed dimensions).
+static ArrayRef<GridAxis> splitAxesOf(const Sharding &sharding, size_t dim) {
+  if (dim >= sharding.getSplitAxes().size())
+    return {};
+  return sharding.getSplitAxes()[dim].asArrayRef();
+}
+
+bool mlir::embbag::canShardPartitionReshard(const Sharding &source,
+                                            const Sharding &target) {
   if (source == target ||
       (shard::isFullReplication(source) && shard::isFullReplication(target)))
     return true;
-  return source.getStaticShardedDimsOffsets().empty() &&
-         target.getStaticShardedDimsOffsets().empty() &&
-         source.getDynamicShardedDimsOffsets().empty() &&
-         target.getDynamicShardedDimsOffsets().empty();
+  auto uneven = [](const Sharding &s) {
+    return !s.getStaticShardedDimsOffsets().empty() ||
+           !s.getDynamicShardedDimsOffsets().empty();
+  };
+  auto haloed = [](const Sharding &s) {
+    return !s.getStaticHaloSizes().empty() || !s.getDynamicHaloSizes().empty();
+  };
+  if (uneven(source) || uneven(target))
+    return false;
+  // A change of halos only.
+  if (source.equalSplitAxes(target))
+    return true;
+  if (haloed(source) || haloed(target))
+    return false;
+  // One step: one dimension gains (split) or loses (unsplit) its last grid
+  // axis, or one loses it to another (move).
+  SmallVector<size_t> changed;
+  size_t rank =
+      std::max(source.getSplitAxes().size(), target.getSplitAxes().size());
+  for (size_t dim = 0; dim < rank; ++dim)
+    if (!llvm::equal(splitAxesOf(source, dim), splitAxesOf(target, dim)))
+      changed.push_back(dim);
+  auto dropsLast = [](ArrayRef<GridAxis> longer, ArrayRef<GridAxis> shorter) {
+    return longer.size() == shorter.size() + 1 && longer.drop_back() == shorter;
+  };
+  if (changed.size() == 1) {
+    ArrayRef<GridAxis> from = splitAxesOf(source, changed[0]);
+    ArrayRef<GridAxis> to = splitAxesOf(target, changed[0]);
+    return dropsLast(to, from) || dropsLast(from, to);
+  }
+  if (changed.size() != 2)
+    return false;
+  for (auto [lose, gain] :
+       {std::pair(changed[0], changed[1]), std::pair(changed[1], changed[0])}) {
+    ArrayRef<GridAxis> loseFrom = splitAxesOf(source, lose);
+    ArrayRef<GridAxis> gainTo = splitAxesOf(target, gain);
+    if (dropsLast(loseFrom, splitAxesOf(target, lose)) &&
+        dropsLast(gainTo, splitAxesOf(source, gain)) &&
+        loseFrom.back() == gainTo.back())
+      return true;
+  }
+  return false;
 }
 
 /// This process's shard under `sharding` (one split dimension, static
@@ -537,8 +579,7 @@ static bool upstreamCanReshard(const Sharding &source, const Sharding &target) {
 /// communication.
 static FailureOr<Value> sliceReplicated(OpBuilder &b, Location loc,
                                         shard::GridOp grid,
-                                        const Sharding &sharding,
-                                        Value whole) {
+                                        const Sharding &sharding, Value whole) {
   auto type = cast<RankedTensorType>(whole.getType());
   SmallVector<int64_t> dims = splitDims(sharding);
   if (dims.size() != 1 || !sharding.getStaticHaloSizes().empty() ||
@@ -547,15 +588,8 @@ static FailureOr<Value> sliceReplicated(OpBuilder &b, Location loc,
                           "resharded to a split of one dimension without "
                           "halos only");
   int64_t dim = dims[0];
-  ArrayRef<int64_t> offsets = sharding.getStaticShardedDimsOffsets();
   int64_t count =
       shard::collectiveProcessGroupSize(axesOf(sharding, dim), grid.getShape());
-  if (!offsets.empty() &&
-      ((int64_t)offsets.size() != count + 1 ||
-       (!type.isDynamicDim(dim) && offsets.back() != type.getDimSize(dim))))
-    return emitError(loc, "embbag sharding: sharded_dims_offsets must have ")
-           << count + 1 << " entries ending at the size of dimension " << dim
-           << " (" << type.getDimSize(dim) << ")";
   Value dimSize = tensor::DimOp::create(b, loc, whole, dim);
   Value even = arith::DivUIOp::create(
       b, loc, dimSize, arith::ConstantIndexOp::create(b, loc, count));
@@ -576,6 +610,38 @@ static FailureOr<Value> sliceReplicated(OpBuilder &b, Location loc,
   return slice;
 }
 
+/// sharded_dims_offsets must cover their dimension exactly, one shard per
+/// process: 0, then one entry per process, the last the dimension's size.
+/// Others would slice out of bounds (issue 20); they are refused at the op.
+static LogicalResult checkShardedDimsOffsets(Operation *op,
+                                             ArrayRef<Sharding> operands,
+                                             ArrayRef<Sharding> results,
+                                             SymbolTableCollection &symbols) {
+  for (auto [value, sharding] :
+       llvm::zip(llvm::concat<Value>(op->getOperands(), op->getResults()),
+                 llvm::concat<const Sharding>(operands, results))) {
+    ArrayRef<int64_t> offsets =
+        sharding ? sharding.getStaticShardedDimsOffsets() : ArrayRef<int64_t>();
+    if (offsets.empty())
+      continue;
+    SmallVector<int64_t> dims = splitDims(sharding);
+    auto type = cast<RankedTensorType>(value.getType());
+    if (dims.size() != 1)
+      return op->emitOpError("sharding: sharded_dims_offsets must be on one "
+                             "split dimension");
+    shard::GridOp grid = shard::getGrid(op, sharding.getGridAttr(), symbols);
+    int64_t count = shard::collectiveProcessGroupSize(axesOf(sharding, dims[0]),
+                                                      grid.getShape());
+    if ((int64_t)offsets.size() != count + 1 || offsets.front() != 0 ||
+        (!type.isDynamicDim(dims[0]) &&
+         offsets.back() != type.getDimSize(dims[0])))
+      return op->emitOpError("sharding: sharded_dims_offsets [")
+             << offsets << "] do not split dimension " << dims[0] << " (size "
+             << type.getDimSize(dims[0]) << ") in " << count << " shards";
+  }
+  return success();
+}
+
 /// Issue 20: a value annotated replicated then resharded to a split with
 /// sharded_dims_offsets (`shard.shard (shard.shard %t to [[]]) to [[0]]
 /// sharded_dims_offsets = [0, 3, 5]`) is a valid module, but MLIR 22.1's
@@ -588,13 +654,10 @@ static FailureOr<Value> sliceReplicated(OpBuilder &b, Location loc,
 /// op. Kept apart from the splits so that it carries over unchanged when
 /// this model moves to the BagOpInterface; it can go once shard-partition
 /// reshards uneven splits itself.
-static LogicalResult
-reshardOperandsFromReplicated(Operation *op,
-                              MutableArrayRef<Value> partitionedOperands,
-                              ArrayRef<Sharding> operandShardings,
-                              IRMapping &partitionMap,
-                              SymbolTableCollection &symbolTable,
-                              OpBuilder &b) {
+static LogicalResult reshardOperandsFromReplicated(
+    Operation *op, MutableArrayRef<Value> partitionedOperands,
+    ArrayRef<Sharding> operandShardings, IRMapping &partitionMap,
+    SymbolTableCollection &symbolTable, OpBuilder &b) {
   for (auto [i, sharding] : llvm::enumerate(operandShardings)) {
     if (!sharding)
       continue;
@@ -615,19 +678,21 @@ reshardOperandsFromReplicated(Operation *op,
       continue;
     }
     Sharding sourceSharding(sourceShard.getSharding());
-    if (upstreamCanReshard(sourceSharding, sharding) && partitionedOperands[i])
+    if (canShardPartitionReshard(sourceSharding, sharding) &&
+        partitionedOperands[i])
       continue;
     Value whole = partitionMap.lookupOrNull(sourceShard.getResult());
     if (!shard::isFullReplication(sourceSharding) || !whole) {
       InFlightDiagnostic diag =
           op->emitOpError("sharding: cannot reshard operand ")
           << i
-          << " (shard-partition reshards splits with sharded_dims_offsets "
-             "from replicated values only)";
+          << " (shard-partition has no pattern for it; the op reshards "
+             "its operands from replicated values only)";
       diag.attachNote(sourceShard.getLoc()) << "resharded from here";
       return diag;
     }
-    shard::GridOp grid = shard::getGrid(op, sharding.getGridAttr(), symbolTable);
+    shard::GridOp grid =
+        shard::getGrid(op, sharding.getGridAttr(), symbolTable);
     FailureOr<Value> slice =
         sliceReplicated(b, op->getLoc(), grid, sharding, whole);
     if (failed(slice))
@@ -750,6 +815,9 @@ struct BagShardingModel
     FailureOr<Split> split = classify(op, table, result);
     if (failed(split) ||
         failed(checkOperandShardings(op, operandShardings, *split)))
+      return failure();
+    if (failed(checkShardedDimsOffsets(op, operandShardings, resultShardings,
+                                       symbolTable)))
       return failure();
     SmallVector<Value> resharded(partitionedOperands);
     if (failed(reshardOperandsFromReplicated(op, resharded, operandShardings,

@@ -20,6 +20,17 @@ namespace embbag {
 /// Attaches the sharding models to the three embbag ops.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 
+/// Whether MLIR 22.1's shard-partition reshards a value annotated `source`
+/// then `target` (chained shard.shard ops) right: equal shardings, a change
+/// of halos only, or one step (a tensor dimension gains, loses or moves its
+/// last grid axis) between shardings without sharded_dims_offsets or halos.
+/// For any other pair its `reshard` finds no pattern and leaves a null value
+/// (its assertions are off in release builds), or applies a step that does
+/// not reach `target`. The embbag ops reshard their operands from replicated
+/// values themselves (a slice); any other such reshard is refused.
+bool canShardPartitionReshard(const shard::Sharding &source,
+                              const shard::Sharding &target);
+
 /// Where this process's shard of tensor dimension `dim` starts and how long
 /// it is, both `index`, for a dimension split by `sharding` over one grid
 /// axis. With `sharded_dims_offsets` the bounds come from them; otherwise
