@@ -1,6 +1,5 @@
 // A transform script that tiles, parallelises and lowers embbag ops with the
-// upstream transform dialect (README, "Tiling, bufferization and the
-// transform dialect"):
+// upstream transform dialect (docs/Bufferization.md):
 //
 //   1. tile every embbag op over its bags, 2 bags per tile, as one
 //      scf.forall: the tiles are independent (each is the same op on its
