@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+#include "embbag/Dialect/EmbBag/IR/RuntimeContract.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -263,21 +264,19 @@ static Value castIndexTo(OpBuilder &b, Location loc, Value v, Type type) {
 
 /// embbag.offsets on bags [first, first + count): the offsets rebased to the
 /// first position the part reads, the indices (weights) cut there and at
-/// the part's end. Positions are clamped into [0, num_indices], so every
-/// slice is in bounds; an offset breaking the contract (below 0, past the
-/// end, or a decrease across parts) then breaks the part's, whose checks
-/// stop the program.
+/// the part's end. The cuts are projected into what the contract allows an
+/// offset (contract::clampToOffsetRule), so every slice is in bounds; an
+/// offset breaking the contract (below 0, past the end, or a decrease
+/// across parts) then breaks the part's, whose checks stop the program.
 static Value cloneOffsetsOnBags(OpBuilder &b, Location loc, BagOpInterface op,
                                 BagOperands o, Value first, Value count) {
   BagBounds bounds = *op.getBagBounds(b, loc);
   Value next = arith::AddIOp::create(b, loc, first, count);
   Value zero = indexConstant(b, loc, 0);
-  auto clamp = [&](Value v, Value lo, Value hi) -> Value {
-    return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo),
-                                  hi);
-  };
-  Value end = clamp(bounds.boundary(b, loc, next), zero, bounds.numIndices);
-  Value start = clamp(bounds.boundary(b, loc, first), zero, end);
+  Value end = contract::clampToOffsetRule(b, loc, bounds.boundary(b, loc, next),
+                                         zero, bounds.numIndices);
+  Value start = contract::clampToOffsetRule(
+      b, loc, bounds.boundary(b, loc, first), zero, end);
   Value length = arith::SubIOp::create(b, loc, end, start);
 
   Type indexType = getElementTypeOrSelf(o.bags.getType());

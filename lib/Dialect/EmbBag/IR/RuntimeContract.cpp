@@ -8,6 +8,7 @@
 
 #include "embbag/Dialect/EmbBag/IR/RuntimeContract.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -126,6 +127,12 @@ Clause contract::getDestinationClause(Value result, Value destination) {
   Clause c{Rule::DestinationShape, destination};
   c.reference = result;
   return c;
+}
+
+Value contract::clampToOffsetRule(OpBuilder &b, Location loc, Value pos,
+                                  Value lo, Value numIndices) {
+  Value atLeast = arith::MaxSIOp::create(b, loc, pos, lo);
+  return arith::MinSIOp::create(b, loc, atLeast, numIndices);
 }
 
 Evaluator::~Evaluator() = default;

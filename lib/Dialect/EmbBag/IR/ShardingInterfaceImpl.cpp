@@ -23,6 +23,8 @@
 
 #include "BagOpUtils.h"
 
+#include "embbag/Dialect/EmbBag/IR/RuntimeContract.h"
+
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -448,27 +450,16 @@ static FailureOr<Value> partitionRows(OpBuilder &b, Operation *op,
 static Value partitionOffsetsBags(OpBuilder &b, Location loc, Operation *op,
                                   const BagOperands &local,
                                   const ShardBounds &bounds) {
-  Value batch = tensor::DimOp::create(b, loc, local.bags, 0);
   Value numIndices = tensor::DimOp::create(b, loc, local.indices, 0);
   Value hi = arith::AddIOp::create(b, loc, bounds.offset, bounds.size);
-  Value hasNext =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, hi, batch);
-  auto end = scf::IfOp::create(
-      b, loc, hasNext,
-      [&](OpBuilder &nb, Location nloc) {
-        Value next = tensor::ExtractOp::create(nb, nloc, local.bags, hi);
-        scf::YieldOp::create(nb, nloc,
-                             castIndex(nb, nloc, next, nb.getIndexType()));
-      },
-      [&](OpBuilder &nb, Location nloc) {
-        scf::YieldOp::create(nb, nloc, numIndices);
-      });
-  // Offsets breaking the contract are clamped here and caught by the
-  // lowering's checks on the local op.
+  // The indices up to where the next part's bags start, projected into
+  // what the contract allows an offset; the lowering's checks on the local
+  // op catch offsets that break it.
+  BagBounds bags = BagBounds::fromOffsets(b, loc, local.bags, numIndices,
+                                          /*includeLastOffset=*/false);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value cut = arith::MinSIOp::create(
-      b, loc, arith::MaxSIOp::create(b, loc, end.getResult(0), zero),
-      numIndices);
+  Value cut = contract::clampToOffsetRule(b, loc, bags.boundary(b, loc, hi),
+                                          zero, numIndices);
   BagOperands part = local;
   part.bags = sliceDim0(b, loc, local.bags, bounds.offset, bounds.size);
   part.indices = sliceDim0(b, loc, local.indices, zero, cut);

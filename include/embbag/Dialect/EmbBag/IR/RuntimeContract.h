@@ -99,6 +99,14 @@ SmallVector<Clause> getContract(BagOpInterface op);
 /// `result`) to have the shape of `result`.
 Clause getDestinationClause(Value result, Value destination);
 
+/// `pos`, a position between bags where a part of an op's index list is
+/// cut, projected into [lo, numIndices]: the positions the OffsetsInIndices
+/// rule allows (`lo` is 0, or an earlier cut). Tiling and sharding cut
+/// there, so every slice stays in bounds whatever the offsets; offsets
+/// that break the rule still break it in the part, whose checks stop.
+Value clampToOffsetRule(OpBuilder &b, Location loc, Value pos, Value lo,
+                        Value numIndices);
+
 /// Interprets clauses; each kind is one method.
 class Evaluator {
 public:
