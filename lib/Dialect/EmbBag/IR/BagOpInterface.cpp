@@ -10,6 +10,8 @@
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 #include "embbag/Dialect/EmbBag/IR/RuntimeContract.h"
 
+#include "BagOpUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -18,6 +20,7 @@
 
 using namespace mlir;
 using namespace mlir::embbag;
+using namespace mlir::embbag::bagops;
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagInterfaces.cpp.inc"
 
@@ -219,49 +222,6 @@ FailureOr<BagBounds> BagOpInterface::getBagBounds(OpBuilder &b, Location loc) {
 // The op on a range of its bags
 //===----------------------------------------------------------------------===//
 
-static OpFoldResult foldConstant(OpFoldResult ofr) {
-  if (auto value = dyn_cast<Value>(ofr))
-    return getAsOpFoldResult(value);
-  return ofr;
-}
-
-/// `tensor[offset : offset + size, ...]`, every other dimension whole.
-static Value sliceDim0(OpBuilder &b, Location loc, Value tensor,
-                       OpFoldResult offset, OpFoldResult size) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  offsets[0] = foldConstant(offset);
-  sizes[0] = foldConstant(size);
-  return tensor::ExtractSliceOp::create(b, loc, tensor, offsets, sizes,
-                                        strides);
-}
-
-/// `fn` applied to every element of the 1-D `input`, giving `elementType`.
-static Value mapElements(OpBuilder &b, Location loc, Value input,
-                         Type elementType,
-                         function_ref<Value(OpBuilder &, Location, Value)> fn) {
-  auto shape = cast<RankedTensorType>(input.getType());
-  Value init = tensor::EmptyOp::create(
-      b, loc, tensor::getMixedSizes(b, loc, input), elementType);
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, b.getContext());
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{shape.clone(elementType)}, ValueRange{input},
-      ValueRange{init}, ArrayRef<AffineMap>{id, id},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc, fn(nb, nloc, args[0]));
-      });
-  return generic.getResult(0);
-}
-
-static Value castIndexTo(OpBuilder &b, Location loc, Value v, Type type) {
-  if (v.getType() == type)
-    return v;
-  return arith::IndexCastOp::create(b, loc, type, v);
-}
-
 /// embbag.offsets on bags [first, first + count): the offsets rebased to the
 /// first position the part reads, the indices (weights) cut there and at
 /// the part's end. The cuts are projected into what the contract allows an
@@ -280,7 +240,7 @@ static Value cloneOffsetsOnBags(OpBuilder &b, Location loc, BagOpInterface op,
   Value length = arith::SubIOp::create(b, loc, end, start);
 
   Type indexType = getElementTypeOrSelf(o.bags.getType());
-  Value base = castIndexTo(b, loc, start, indexType);
+  Value base = castIndex(b, loc, start, indexType);
   // With include_last_offset the part keeps the offset closing its last
   // bag.
   Value numOffsets =
@@ -288,22 +248,15 @@ static Value cloneOffsetsOnBags(OpBuilder &b, Location loc, BagOpInterface op,
           ? arith::AddIOp::create(b, loc, count, indexConstant(b, loc, 1))
                 .getResult()
           : count;
-  o.bags = mapElements(b, loc, sliceDim0(b, loc, o.bags, first, numOffsets),
-                       indexType, [&](OpBuilder &nb, Location nloc, Value v) {
-                         return arith::SubIOp::create(nb, nloc, v, base)
-                             .getResult();
-                       });
+  o.bags = mapElementwise(
+      b, loc, sliceDim0(b, loc, o.bags, first, numOffsets), indexType,
+      [&](OpBuilder &nb, Location nloc, ValueRange v) -> SmallVector<Value> {
+        return {arith::SubIOp::create(nb, nloc, v[0], base)};
+      })[0];
   o.indices = sliceDim0(b, loc, o.indices, start, length);
   if (o.weights)
     o.weights = sliceDim0(b, loc, o.weights, start, length);
   return op.cloneWithOperands(b, loc, o);
-}
-
-/// lo <= v < hi, signed.
-static Value inRange(OpBuilder &b, Location loc, Value v, Value lo, Value hi) {
-  Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, lo);
-  Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, hi);
-  return arith::AndIOp::create(b, loc, ge, lt);
 }
 
 /// embbag.segments on segments [first, first + count): the others' ids go
@@ -314,25 +267,26 @@ static Value cloneSegmentsOnBags(OpBuilder &b, Location loc, BagOpInterface op,
                                  BagOperands o, Value first, Value count) {
   o.materializeStatics(b, loc);
   Type indexType = o.numSegments.getType();
-  Value lo = castIndexTo(b, loc, first, indexType);
-  Value size = castIndexTo(b, loc, count, indexType);
+  Value lo = castIndex(b, loc, first, indexType);
+  Value size = castIndex(b, loc, count, indexType);
   Value hi = arith::AddIOp::create(b, loc, lo, size);
   auto constant = [&](OpBuilder &nb, Location nloc, int64_t v) -> Value {
     return arith::ConstantOp::create(nb, nloc,
                                      nb.getIntegerAttr(indexType, v));
   };
   Value numSegments = o.numSegments;
-  o.bags = mapElements(
-      b, loc, o.bags, indexType, [&](OpBuilder &nb, Location nloc, Value id) {
+  o.bags = mapElementwise(
+      b, loc, o.bags, indexType,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
+        Value id = args[0];
         Value rebased = arith::SubIOp::create(nb, nloc, id, lo);
         Value valid =
             inRange(nb, nloc, id, constant(nb, nloc, 0), numSegments);
         Value foreign = arith::SelectOp::create(nb, nloc, valid, size,
                                                 constant(nb, nloc, -1));
-        return arith::SelectOp::create(
-                   nb, nloc, inRange(nb, nloc, id, lo, hi), rebased, foreign)
-            .getResult();
-      });
+        return {arith::SelectOp::create(
+            nb, nloc, inRange(nb, nloc, id, lo, hi), rebased, foreign)};
+      })[0];
   o.numSegments = arith::AddIOp::create(b, loc, size, constant(b, loc, 1));
   return op.cloneWithOperands(b, loc, o);
 }
