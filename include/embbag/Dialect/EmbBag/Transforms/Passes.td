@@ -68,7 +68,7 @@ def EmbBagSetOmpBlocktime : Pass<"embbag-set-omp-blocktime", "ModuleOp"> {
     that spin after every call take those threads' cores; measured on 2
     cores next to libgomp, the 2-thread kernel was slower than the 1-thread
     one with the default blocktime and 1.6x faster with 0. A worker that
-    sleeps costs one wake-up per call instead (docs/EmbBag/Semantics.md,
+    sleeps costs one wake-up per call instead (docs/Semantics.md,
     "Threads").
 
     The call sets libomp's blocktime for the regions the calling thread
