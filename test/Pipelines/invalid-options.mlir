@@ -10,6 +10,9 @@
 // TARGET-NOT: IR Dump
 // TARGET: error: embbag-to-llvm: unknown target 'bogus' (host, avx512, avx2 or generic)
 // TARGET-NOT: IR Dump
+//
+// RUN: not embbag-opt %s --embbag-shard-to-llvm="vector-bits=100" 2>&1 | FileCheck %s --check-prefix=SHARD
+// SHARD: error: embbag-shard-to-llvm: vector-bits must be 0 (the target's) or a power of two from 64 to 2048, not 100
 
 func.func @f(%t: tensor<4x2xf32>, %i: tensor<3x2xi32>) -> tensor<3x2xf32> {
   %r = embbag.packed sum %t[%i] : (tensor<4x2xf32>, tensor<3x2xi32>) -> tensor<3x2xf32>
