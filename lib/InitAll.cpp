@@ -7,6 +7,7 @@
 #include "embbag/Dialect/EmbBag/IR/ShardingInterfaceImpl.h"
 #include "embbag/Dialect/EmbBag/IR/TilingInterfaceImpl.h"
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h"
+#include "embbag/Pipelines/Passes.h"
 #include "embbag/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -20,6 +21,7 @@ void mlir::embbag::registerAllEmbBagDialects(DialectRegistry &registry) {
 void mlir::embbag::registerAllEmbBagPasses() {
   registerEmbBagPasses();
   registerEmbBagConversionPasses();
+  registerEmbBagShardingPasses();
 }
 
 void mlir::embbag::registerAllEmbBagPipelines() {

@@ -17,8 +17,9 @@ namespace embbag {
 /// ShardingInterface on its ops.
 void registerAllEmbBagDialects(DialectRegistry &registry);
 
-/// Registers every embbag pass (transforms and conversions) with the global
-/// pass registry, so that they can be named on a command line.
+/// Registers every embbag pass (transforms, conversions and the steps of
+/// embbag-shard-to-llvm) with the global pass registry, so that they can be
+/// named on a command line.
 void registerAllEmbBagPasses();
 
 /// Registers the embbag pass pipelines (`embbag-to-llvm`,

@@ -5,57 +5,45 @@
 #include "embbag/Conversion/Passes.h"
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h"
 #include "embbag/InitAll.h"
+#include "embbag/Pipelines/Passes.h"
 #include "embbag/Pipelines/Pipelines.h"
 
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Utils.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Error.h"
 
-using namespace mlir;
+namespace mlir::embbag::capi {
 
-void mlirRegisterEmbBagPasses(void) {
-  // Registration is idempotent per name only through these guards: a second
-  // call would otherwise register every pass and the pipeline twice, which
-  // the pass registry rejects with a fatal error.
+/// What the generated mlirRegisterEmbBagPasses calls (unqualified, so this
+/// one hides the transforms group's registerEmbBagPasses): every group and
+/// the pipelines. The pass registry rejects a second registration of a
+/// pipeline with a fatal error, hence the guard.
+static void registerEmbBagPasses() {
   static bool registered = [] {
-    embbag::registerAllEmbBagPasses();
-    embbag::registerAllEmbBagPipelines();
+    registerAllEmbBagPasses();
+    registerAllEmbBagPipelines();
     return true;
   }();
   (void)registered;
 }
 
-MlirPass mlirCreateEmbBagEmbBagVerifyConstants(void) {
-  return wrap(embbag::createEmbBagVerifyConstants().release());
+// The generated functions are declared extern "C" at global scope by
+// embbag-c/Passes.h; defined here, they find the embbag create/register
+// functions and the registration above by unqualified lookup.
+extern "C" {
+#include "embbag/Passes.capi.cpp.inc"
 }
 
-MlirPass mlirCreateEmbBagConvertEmbBagToLoops(void) {
-  return wrap(embbag::createConvertEmbBagToLoops().release());
-}
+} // namespace mlir::embbag::capi
 
-MlirPass mlirCreateEmbBagConvertEmbBagToLinalg(void) {
-  return wrap(embbag::createConvertEmbBagToLinalg().release());
-}
+using namespace mlir;
 
-MlirPass mlirCreateEmbBagConvertEmbBagAssertToLLVM(void) {
-  return wrap(embbag::createConvertEmbBagAssertToLLVM().release());
-}
-
-MlirPass mlirCreateEmbBagEmbBagChecksToStatus(void) {
-  return wrap(embbag::createEmbBagChecksToStatus().release());
-}
-
-MlirPass mlirCreateEmbBagEmbBagInlineParallelAllocaScopes(void) {
-  return wrap(embbag::createEmbBagInlineParallelAllocaScopes().release());
-}
-
-MlirPass mlirCreateEmbBagEmbBagSetOmpBlocktime(void) {
-  return wrap(embbag::createEmbBagSetOmpBlocktime().release());
-}
-
-MlirPass mlirCreateEmbBagEmbBagUnswitchRowDispatch(void) {
-  return wrap(embbag::createEmbBagUnswitchRowDispatch().release());
+/// Reports `message` through the C callback.
+static void report(const std::string &message, MlirStringCallback callback,
+                   void *userData) {
+  callback(mlirStringRefCreate(message.data(), message.size()), userData);
 }
 
 MlirLogicalResult mlirEmbBagAddToLLVMPipeline(MlirOpPassManager passManager,
@@ -65,13 +53,17 @@ MlirLogicalResult mlirEmbBagAddToLLVMPipeline(MlirOpPassManager passManager,
   std::string error;
   llvm::raw_string_ostream errorStream(error);
   embbag::EmbBagToLLVMOptions parsed;
+  std::string prefix = "embbag-to-llvm: ";
   if (failed(parsed.parseFromString(unwrap(options), errorStream))) {
     std::string message =
-        "embbag-to-llvm: cannot parse options '" + unwrap(options).str() + "'";
+        prefix + "cannot parse options '" + unwrap(options).str() + "'";
     if (!error.empty())
       message += ": " + error;
-    errorCallback(mlirStringRefCreate(message.data(), message.size()),
-                  userData);
+    report(message, errorCallback, userData);
+    return mlirLogicalResultFailure();
+  }
+  if (llvm::Error bad = embbag::verifyEmbBagToLLVMOptions(parsed)) {
+    report(prefix + llvm::toString(std::move(bad)), errorCallback, userData);
     return mlirLogicalResultFailure();
   }
   embbag::buildEmbBagToLLVMPipeline(*unwrap(passManager), parsed);

@@ -59,30 +59,31 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Error.h"
 
 using namespace mlir;
 
+llvm::Error
+mlir::embbag::verifyEmbBagToLLVMOptions(const EmbBagToLLVMOptions &options) {
+  return verifyConvertEmbBagToLoopsOptions(
+      options.getConvertEmbBagToLoopsOptions());
+}
+
 void mlir::embbag::buildEmbBagToLLVMPipeline(
     OpPassManager &pm, const EmbBagToLLVMOptions &options) {
+  ConvertEmbBagToLoopsOptions loops = options.getConvertEmbBagToLoopsOptions();
   EmbBagVerifyConstantsOptions verifyConstants;
   verifyConstants.warningsOnly = !options.strictConstants;
   pm.addPass(createEmbBagVerifyConstants(verifyConstants));
 
   if (options.path == LoweringPath::Linalg) {
+    // `checks` covers both lowerings; the loops below take what linalg
+    // leaves.
     ConvertEmbBagToLinalgOptions linalg;
-    linalg.checks = options.checks;
+    linalg.checks = loops.checks;
     linalg.leaveUnsupported = true;
     pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLinalg(linalg));
   }
-  ConvertEmbBagToLoopsOptions loops;
-  loops.target = options.target;
-  loops.vectorBits = options.vectorBits;
-  loops.maxVectors = options.maxVectors;
-  loops.prefetchDistance = options.prefetchDistance;
-  loops.prefetchLocality = options.prefetchLocality;
-  loops.unroll = options.unroll;
-  loops.checks = options.checks;
-  loops.parallel = options.parallel;
   pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLoops(loops));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -158,11 +159,40 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   pm.addPass(createCSEPass());
 }
 
+/// Parses the options `text` of the pipeline `name` and adds it to `pm`.
+/// Bad values stop the parsing of the pipeline, before anything runs.
+static LogicalResult
+addPipelineFromText(StringRef name, embbag::EmbBagToLLVMPipelineBuilder build,
+                    OpPassManager &pm, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  embbag::EmbBagToLLVMOptions options;
+  if (failed(options.parseFromString(text)))
+    return failure();
+  if (llvm::Error error = embbag::verifyEmbBagToLLVMOptions(options))
+    return errorHandler(name + ": " + llvm::toString(std::move(error)));
+  build(pm, options);
+  return success();
+}
+
+void mlir::embbag::registerEmbBagToLLVMOptionsPipeline(
+    StringRef name, StringRef description, EmbBagToLLVMPipelineBuilder build) {
+  registerPassPipeline(
+      name, description,
+      [name = name.str(), build](OpPassManager &pm, StringRef text,
+                                 auto errorHandler) {
+        return addPipelineFromText(name, build, pm, text, errorHandler);
+      },
+      [](function_ref<void(const detail::PassOptions &)> printOptions) {
+        printOptions(EmbBagToLLVMOptions());
+      });
+}
+
 void mlir::embbag::registerEmbBagToLLVMPipeline() {
-  PassPipelineRegistration<EmbBagToLLVMOptions>(
+  registerEmbBagToLLVMOptionsPipeline(
       "embbag-to-llvm",
       "Lower embbag ops on tensors (with func, arith, tensor and "
       "bufferization ops) to the LLVM dialect, ready for mlir-runner and "
-      "mlir-translate --mlir-to-llvmir",
+      "mlir-translate --mlir-to-llvmir; parallel=1 distributes the bags "
+      "with OpenMP (link libomp; OMP_NUM_THREADS sets the thread count)",
       buildEmbBagToLLVMPipeline);
 }

@@ -1,5 +1,6 @@
 // RUN: not embbag-aot %s -o %t.so --checks=status 2>&1 | FileCheck %s
 // RUN: not embbag-aot %S/Inputs/kernels.mlir -o %t.so --pipeline-options="vector-bits=x" 2>&1 | FileCheck %s --check-prefix=OPTIONS
+// RUN: not embbag-aot %S/Inputs/kernels.mlir -o %t.so --pipeline-options="prefetch-locality=5" 2>&1 | FileCheck %s --check-prefix=VALUE
 
 // Status mode needs results in out-arguments: the diagnostic points at the
 // function.
@@ -10,3 +11,4 @@ func.func @returns_tensor(%t: tensor<4x2xf32>, %i: tensor<3x2xi32>) -> tensor<3x
 }
 
 // OPTIONS: embbag-aot: bad --pipeline-options 'vector-bits=x'
+// VALUE: embbag-aot: bad --pipeline-options 'prefetch-locality=5': prefetch-locality must be -1 (from the table's size), 0, 1, 2 or 3, not 5

@@ -1,8 +1,9 @@
 // RUN: embbag-capi-test 2>&1 | FileCheck %s
 
 // The embbag C API driven from C alone: the dialect handle, the pass and
-// pipeline registration, pass creation, and the embbag-to-llvm pipeline run
-// through an MlirPassManager, on a module parsed from a string.
+// pipeline registration, pass creation (the functions mlir-tblgen generates
+// from the passes' .td), and the embbag-to-llvm pipeline run through an
+// MlirPassManager, on a module parsed from a string.
 
 #include "embbag-c/Dialects.h"
 #include "embbag-c/Passes.h"
@@ -88,6 +89,44 @@ static void testCreatePass(void) {
   mlirContextDestroy(ctx);
 }
 
+static const char *kShardedModule =
+    "shard.grid @grid(shape = 2) {sym_visibility = \"private\"}\n"
+    "func.func @bag(%t: tensor<4x2xf32>, %i: tensor<3x2xi32>) -> "
+    "tensor<3x2xf32> {\n"
+    "  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding\n"
+    "  %ts = shard.shard %t to %s : tensor<4x2xf32>\n"
+    "  %r = embbag.packed sum %ts[%i] : (tensor<4x2xf32>, tensor<3x2xi32>) "
+    "-> tensor<3x2xf32>\n"
+    "  return %r : tensor<3x2xf32>\n"
+    "}\n";
+
+// A step of embbag-shard-to-llvm through its generated mlirCreate function:
+// the module as one process runs it.
+static void testShardingPass(void) {
+  MlirContext ctx = createContext();
+  MlirModule module = mlirModuleCreateParse(
+      ctx, mlirStringRefCreateFromCString(kShardedModule));
+  if (mlirModuleIsNull(module)) {
+    fprintf(stderr, "cannot parse the sharded module\n");
+    exit(1);
+  }
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  mlirPassManagerAddOwnedPass(pm, mlirCreateEmbBagEmbBagDropSharding());
+  MlirLogicalResult result =
+      mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+  // CHECK-LABEL: sharding pass: ok
+  fprintf(stdout, "sharding pass: %s\n",
+          mlirLogicalResultIsSuccess(result) ? "ok" : "failed");
+  // CHECK-NOT: shard.
+  // CHECK: embbag.packed sum %arg0[%arg1]
+  // CHECK-NOT: shard.
+  mlirOperationPrint(mlirModuleGetOperation(module), printToStdout, NULL);
+  fprintf(stdout, "\n");
+  mlirPassManagerDestroy(pm);
+  mlirModuleDestroy(module);
+  mlirContextDestroy(ctx);
+}
+
 // The pipeline by name with options, through the registration; then the
 // same through mlirEmbBagAddToLLVMPipeline; and a bad option.
 static void testPipeline(void) {
@@ -106,6 +145,19 @@ static void testPipeline(void) {
   // CHECK-LABEL: parsed pipeline: ok
   fprintf(stdout, "parsed pipeline: %s\n",
           mlirLogicalResultIsSuccess(parsed) ? "ok" : "failed");
+  // Every group's passes and the sharded pipeline are registered too.
+  MlirPassManager names = mlirPassManagerCreate(ctx);
+  MlirLogicalResult named = mlirParsePassPipeline(
+      mlirPassManagerGetAsOpPassManager(names),
+      mlirStringRefCreateFromCString(
+          "builtin.module(embbag-verify-constants,embbag-shard-functions,"
+          "embbag-drop-sharding,func.func(convert-embbag-to-loops),"
+          "embbag-shard-to-llvm{checks=0})"),
+      printToStderr, NULL);
+  // CHECK: parsed every group: ok
+  fprintf(stdout, "parsed every group: %s\n",
+          mlirLogicalResultIsSuccess(named) ? "ok" : "failed");
+  mlirPassManagerDestroy(names);
   MlirLogicalResult ran =
       mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
   // CHECK: ran pipeline: ok
@@ -144,6 +196,19 @@ static void testPipeline(void) {
   fprintf(stdout, "\nbad options: %s\n",
           mlirLogicalResultIsSuccess(added) ? "ok" : "failed");
   mlirPassManagerDestroy(pm);
+
+  // An option that parses but whose value is out of range.
+  pm = mlirPassManagerCreate(ctx);
+  added = mlirEmbBagAddToLLVMPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString("prefetch-locality=9"), printToStdout,
+      NULL);
+  // CHECK: embbag-to-llvm: prefetch-locality must be -1 (from the table's
+  // CHECK-SAME: size), 0, 1, 2 or 3, not 9
+  // CHECK: bad value: failed
+  fprintf(stdout, "\nbad value: %s\n",
+          mlirLogicalResultIsSuccess(added) ? "ok" : "failed");
+  mlirPassManagerDestroy(pm);
   mlirContextDestroy(ctx);
 }
 
@@ -154,6 +219,7 @@ int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
   testDialect();
   testCreatePass();
+  testShardingPass();
   testPipeline();
   return 0;
 }

@@ -41,6 +41,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
@@ -435,6 +436,11 @@ int run(int argc, char **argv) {
   if (failed(options.parseFromString(pipelineOptions))) {
     llvm::errs() << "embbag-aot: bad --pipeline-options '" << pipelineOptions
                  << "'\n";
+    return 1;
+  }
+  if (llvm::Error bad = embbag::verifyEmbBagToLLVMOptions(options)) {
+    llvm::errs() << "embbag-aot: bad --pipeline-options '" << pipelineOptions
+                 << "': " << llvm::toString(std::move(bad)) << "\n";
     return 1;
   }
   options.checks = checksMode != ChecksMode::Off;

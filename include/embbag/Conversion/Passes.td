@@ -53,6 +53,16 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     Only the embbag ops are rewritten: the code around them is not folded,
     erased or moved. The checks' asserts are marked `embbag.runtime_check`.
 
+    Before anything is rewritten, each option's value is checked (an error
+    at the op the pass runs on names the first bad one), and the target
+    model is resolved: the named `target`, with the entries of a
+    `#dlti.target_device_spec` for device `"CPU"` in the closest
+    `dlti.target_system_spec` overriding its vector width, registers and
+    cache sizes (docs/Target.md lists the keys; an entry of the wrong type
+    is an error at the op holding the spec). The explicit options
+    (`vector-bits`, `max-vectors`, `prefetch-distance`,
+    `prefetch-locality`) take precedence over the model.
+
     Example: `embbag-opt --convert-embbag-to-loops="vector-bits=512"`.
   }];
   let dependentDialects = [
@@ -67,39 +77,46 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
   ];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"host\"",
-           "The machine the kernels are for: host (the compiling machine, "
-           "asked from LLVM), avx512, avx2 or generic (128-bit vectors). "
-           "It sets the default vector width, the vector registers the "
-           "register blocking counts on (32 with AVX-512, else 16) and "
-           "whether masks live in mask registers">,
+           "The machine the kernels are for (docs/Target.md): host (the "
+           "default: the compiling machine, as LLVM reports its features; "
+           "a library's kernels then depend on the machine that builds "
+           "it), avx512, avx2 or generic (128-bit vectors). It sets "
+           "the default vector width, the vector registers the register "
+           "blocking counts on (32 with AVX-512, else 16) and whether masks "
+           "live in mask registers; the caches are 512 KiB of L2 and 4 MiB "
+           "of last level for every name. The entries of a "
+           "#dlti.target_device_spec for \"CPU\" in the module's "
+           "dlti.target_system_spec override these values">,
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
            "Width in bits of the vectors the row is accumulated in (0: the "
-           "target's, 512 for AVX-512, 256 for AVX2); the vector length is "
-           "this divided by the accumulator element width">,
+           "target's, 512 for AVX-512, 256 for AVX2; else a power of two "
+           "from 64 to 2048); the vector length is this divided by the "
+           "accumulator element width">,
     Option<"maxVectors", "max-vectors", "unsigned", /*default=*/"0",
            "Number of accumulator vectors kept in registers per pass over a "
-           "bag (register blocking along the row); 0 picks it from the "
-           "register file: a static row takes as few passes as the vector "
-           "registers left by the weight and the tail mask allow; a dynamic "
-           "row gets a version of the kernel per vector count up to that "
-           "budget and chunks of it beyond">,
+           "bag (register blocking along the row), at most 64; 0 picks it "
+           "from the register file: a static row takes as few passes as the "
+           "vector registers left by the weight and the tail mask allow; a "
+           "dynamic row gets a version of the kernel per vector count up to "
+           "that budget and chunks of it beyond">,
     Option<"prefetchDistance", "prefetch-distance", "int", /*default=*/"-1",
            "Prefetch the row chunk this many indices ahead in the index "
            "list (across bags); -1 decides from the table's size and the "
-           "row length, at run time when they are dynamic: none for a "
-           "table of at most 512 KiB, 16 indices ahead up to 4 MiB, else "
-           "about 16 KiB of rows in flight (16 to 128 indices); 0 emits no "
+           "row length against the target's caches, at run time when they "
+           "are dynamic: none for a table the L2 holds (512 KiB), 16 "
+           "indices ahead for one the last level holds (4 MiB), else about "
+           "16 KiB of rows in flight (16 to 128 indices); 0 emits no "
            "prefetch">,
     Option<"prefetchLocality", "prefetch-locality", "int", /*default=*/"-1",
            "Where the prefetched rows go, as memref.prefetch's locality "
            "hint: 3 every cache level (x86 prefetcht0), 2 the L2 cache "
            "and beyond (prefetcht1), 1 the last level (prefetcht2), 0 "
            "non-temporal (prefetchnta); -1 decides from the table's size: "
-           "3 for a table of at most 4 MiB, else 2, at run time when the "
-           "size is dynamic">,
+           "3 for a table the last-level cache holds (4 MiB), else 2, at "
+           "run time when the size is dynamic">,
     Option<"unroll", "unroll", "unsigned", /*default=*/"1",
-           "Unroll the loop over a bag's indices by this factor (the "
-           "remainder runs in an epilogue loop)">,
+           "Unroll the loop over a bag's indices by this factor, from 1 to "
+           "64 (the remainder runs in an epilogue loop)">,
     Option<"checks", "checks", "bool", /*default=*/"true",
            "Check the runtime contract (indices, default, offsets, segment "
            "ids, num_segments) and stop with a message when it is broken">,

@@ -3,18 +3,31 @@
 #ifndef EMBBAG_PIPELINES_PIPELINES_H
 #define EMBBAG_PIPELINES_PIPELINES_H
 
+#include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
+
 #include "mlir/Pass/PassOptions.h"
+
+namespace llvm {
+class Error;
+} // namespace llvm
 
 namespace mlir {
 class OpPassManager;
 
 namespace embbag {
 
+#define GEN_PASS_PIPELINE_OPTIONS_CONVERTEMBBAGTOLOOPS
+#include "embbag/Conversion/PassOptions.h.inc"
+
 /// Which lowering `--embbag-to-llvm` takes for the embbag ops.
 enum class LoweringPath { Loops, Linalg };
 
-/// Options of `--embbag-to-llvm`.
-struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
+/// Options of `--embbag-to-llvm`: every option of convert-embbag-to-loops,
+/// declared in Passes.td and forwarded to it as one struct
+/// (getConvertEmbBagToLoopsOptions), and the pipeline's own below. `checks`
+/// and `parallel` also steer the rest of the pipeline.
+struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions>,
+                             public ConvertEmbBagToLoopsPipelineOptions {
   PassOptions::Option<LoweringPath> path{
       *this, "path", llvm::cl::desc("Which lowering of the embbag ops to use"),
       llvm::cl::init(LoweringPath::Loops),
@@ -24,43 +37,6 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
           clEnumValN(LoweringPath::Linalg, "linalg",
                      "linalg.generic for embbag.packed, loops for the "
                      "others"))};
-  PassOptions::Option<std::string> target{
-      *this, "target",
-      llvm::cl::desc("The machine the kernels are for: host (default), "
-                     "avx512, avx2 or generic"),
-      llvm::cl::init("host")};
-  PassOptions::Option<unsigned> vectorBits{
-      *this, "vector-bits",
-      llvm::cl::desc("Width in bits of the accumulator vectors (0: the "
-                     "target's; 256: AVX2, 512: AVX-512)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<unsigned> maxVectors{
-      *this, "max-vectors",
-      llvm::cl::desc("Accumulator vectors kept in registers per pass over a "
-                     "bag (0: as many as the register file allows)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int> prefetchDistance{
-      *this, "prefetch-distance",
-      llvm::cl::desc("Prefetch rows this many indices ahead (-1: from the "
-                     "row and table sizes, 0: no prefetch)"),
-      llvm::cl::init(-1)};
-  PassOptions::Option<int> prefetchLocality{
-      *this, "prefetch-locality",
-      llvm::cl::desc("Where prefetched rows go: 3 every cache level "
-                     "(prefetcht0), 2 L2 and beyond (prefetcht1), 1 the "
-                     "last level (prefetcht2), 0 non-temporal; -1: 3 for "
-                     "a table of at most 4 MiB, else 2 (at run time when "
-                     "its size is dynamic)"),
-      llvm::cl::init(-1)};
-  PassOptions::Option<unsigned> unroll{
-      *this, "unroll",
-      llvm::cl::desc("Unroll the loop over a bag's indices by this factor"),
-      llvm::cl::init(1)};
-  PassOptions::Option<bool> parallel{
-      *this, "parallel",
-      llvm::cl::desc("Distribute the bags over threads with OpenMP (link "
-                     "libomp; OMP_NUM_THREADS sets the thread count)"),
-      llvm::cl::init(false)};
   PassOptions::Option<int> ompBlocktime{
       *this, "omp-blocktime",
       llvm::cl::desc("With parallel: milliseconds libomp's workers spin after "
@@ -74,11 +50,6 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
                      "are compile-time errors (default: warnings, and the "
                      "runtime checks stop the program if the op runs)"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> checks{
-      *this, "checks",
-      llvm::cl::desc("Check the runtime contract of every op and stop with a "
-                     "message on stderr when it is broken (default on)"),
-      llvm::cl::init(true)};
   PassOptions::Option<bool> status{
       *this, "status",
       llvm::cl::desc("Report a broken runtime contract as a non-zero i32 "
@@ -87,13 +58,29 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions> {
       llvm::cl::init(false)};
 };
 
+/// Checks the options before a pipeline is built from them: an error naming
+/// the first bad one (verifyConvertEmbBagToLoopsOptions), or success.
+llvm::Error verifyEmbBagToLLVMOptions(const EmbBagToLLVMOptions &options);
+
 /// Adds the whole lowering from a module of func.func on tensors holding
-/// embbag, arith, tensor and bufferization ops to the LLVM dialect.
+/// embbag, arith, tensor and bufferization ops to the LLVM dialect. Bad
+/// options (verifyEmbBagToLLVMOptions) make convert-embbag-to-loops fail.
 void buildEmbBagToLLVMPipeline(OpPassManager &pm,
                                const EmbBagToLLVMOptions &options);
 
-/// Registers `embbag-to-llvm` with the global pipeline registry.
+/// Registers `embbag-to-llvm` with the global pipeline registry; its options
+/// are verified when a pipeline naming it is parsed.
 void registerEmbBagToLLVMPipeline();
+
+/// Adds a pipeline built from EmbBagToLLVMOptions to a pass manager.
+using EmbBagToLLVMPipelineBuilder = void (*)(OpPassManager &,
+                                             const EmbBagToLLVMOptions &);
+
+/// Registers the pipeline `name` built by `build` from EmbBagToLLVMOptions,
+/// which are verified (verifyEmbBagToLLVMOptions) when a pipeline naming it
+/// is parsed.
+void registerEmbBagToLLVMOptionsPipeline(StringRef name, StringRef description,
+                                         EmbBagToLLVMPipelineBuilder build);
 
 /// Adds `embbag-shard-to-llvm`: the functions of a module annotated with the
 /// shard dialect are sharded (propagation, partition), their collectives

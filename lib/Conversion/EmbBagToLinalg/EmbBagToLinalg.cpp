@@ -257,9 +257,12 @@ struct ConvertEmbBagToLinalgPass
           ConvertEmbBagToLinalgPass> {
   using Base::Base;
 
+#define GEN_PASS_OPTIONS_GETTER_CONVERTEMBBAGTOLINALG
+#include "embbag/Conversion/PassOptions.h.inc"
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateEmbBagToLinalgPatterns(patterns, checks);
+    populateEmbBagToLinalgPatterns(patterns, getConvertEmbBagToLinalgOptions());
     // Only embbag.packed is rewritten; the user's code around it comes out
     // as it went in (the greedy driver would fold and reorder it).
     lowering::rewriteEach(
@@ -286,7 +289,7 @@ struct ConvertEmbBagToLinalgPass
 
 } // namespace
 
-void mlir::embbag::populateEmbBagToLinalgPatterns(RewritePatternSet &patterns,
-                                                  bool checks) {
-  patterns.add<PackedToLinalg>(patterns.getContext(), checks);
+void mlir::embbag::populateEmbBagToLinalgPatterns(
+    RewritePatternSet &patterns, const ConvertEmbBagToLinalgOptions &options) {
+  patterns.add<PackedToLinalg>(patterns.getContext(), options.checks);
 }

@@ -25,6 +25,7 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/Error.h"
 
 namespace mlir::embbag {
 #define GEN_PASS_DEF_CONVERTEMBBAGTOLOOPS
@@ -71,15 +72,12 @@ LogicalResult checkQuantizedShape(BagOpInterface op, const KernelShape &shape) {
 
 struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
   BagOpLowering(MLIRContext *ctx, const ConvertEmbBagToLoopsOptions &options,
-                FailureOr<TargetInfo> target)
+                const TargetModel &target)
       : OpInterfaceRewritePattern<BagOpInterface>(ctx), options(options),
         target(target) {}
 
   LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(target))
-      return op.emitOpError() << "unknown target '" << options.target
-                              << "' (host, avx512, avx2 or generic)";
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     BagProblem p;
     p.op = op;
@@ -94,15 +92,15 @@ struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
     // The checks compare vectors of the kernel's width.
     RuntimeChecks checks;
     checks.enabled = options.checks;
-    checks.vectorBits = options.vectorBits ? options.vectorBits
-                                           : target->vectorBits;
+    checks.vectorBits =
+        options.vectorBits ? options.vectorBits : target.vectorBits;
     if (failed(normalize(b, op, checks, p)))
       return failure();
     if (checks.enabled)
       emitDestinationChecks(b, op, checks.vectorBits);
     KernelShape shape =
         chooseShape(getValuesType(op, p.valueType),
-                    static_cast<bool>(p.weights), options, *target);
+                    static_cast<bool>(p.weights), options, target);
     if (failed(checkQuantizedShape(op, shape)))
       return failure();
     Value result = buildKernel(b, p, shape);
@@ -112,32 +110,29 @@ struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
   }
 
   ConvertEmbBagToLoopsOptions options;
-  FailureOr<TargetInfo> target;
+  TargetModel target;
 };
 
 struct ConvertEmbBagToLoopsPass
     : public embbag::impl::ConvertEmbBagToLoopsBase<ConvertEmbBagToLoopsPass> {
   using Base::Base;
 
+#define GEN_PASS_OPTIONS_GETTER_CONVERTEMBBAGTOLOOPS
+#include "embbag/Conversion/PassOptions.h.inc"
+
   void runOnOperation() override {
-    if (prefetchLocality < -1 || prefetchLocality > 3) {
-      emitError(getOperation()->getLoc())
-          << "prefetch-locality must be -1 (from the table's size), 0, 1, 2 "
-             "or 3, not "
-          << prefetchLocality;
+    // The options and the machine are settled before anything is rewritten.
+    ConvertEmbBagToLoopsOptions options = getConvertEmbBagToLoopsOptions();
+    if (llvm::Error error = verifyConvertEmbBagToLoopsOptions(options)) {
+      emitError(getOperation()->getLoc()) << llvm::toString(std::move(error));
       return signalPassFailure();
     }
-    ConvertEmbBagToLoopsOptions options;
-    options.target = target;
-    options.vectorBits = vectorBits;
-    options.maxVectors = maxVectors;
-    options.prefetchDistance = prefetchDistance;
-    options.prefetchLocality = prefetchLocality;
-    options.unroll = unroll;
-    options.checks = checks;
-    options.parallel = parallel;
+    FailureOr<TargetModel> target =
+        resolveTargetModel(getOperation(), options.target);
+    if (failed(target))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
-    populateEmbBagToLoopsPatterns(patterns, options);
+    populateEmbBagToLoopsPatterns(patterns, options, *target);
     // Each embbag op is rewritten once into ops of other dialects, and
     // nothing else is touched: the user's code around the ops comes out as
     // it went in (the greedy driver would fold and reorder it).
@@ -160,8 +155,7 @@ struct ConvertEmbBagToLoopsPass
 } // namespace
 
 void mlir::embbag::populateEmbBagToLoopsPatterns(
-    RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options) {
-  // The host is asked once per pattern set, not per op.
-  patterns.add<BagOpLowering>(patterns.getContext(), options,
-                              resolveTarget(options.target));
+    RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options,
+    const TargetModel &target) {
+  patterns.add<BagOpLowering>(patterns.getContext(), options, target);
 }

@@ -8,7 +8,7 @@
 // decisions are taken in one file each:
 //
 //   NormalForms.cpp, SegmentsNormalForm.cpp   op -> BagProblem (+ checks)
-//   KernelShape.cpp      vector length, register budget, the target
+//   KernelShape.cpp      vector length, register budget
 //   Prefetch.cpp         whether and how far ahead to prefetch, and the
 //                        prefetches of a row
 //   RowChunk.cpp         one pass over a bag for a chunk of the row
@@ -93,18 +93,6 @@ LogicalResult normalizeSegments(ImplicitLocOpBuilder &b, BagOpInterface op,
 // The shape of the kernel (KernelShape.cpp)
 //===----------------------------------------------------------------------===//
 
-/// What the machine offers: vector registers, and whether masked loads use
-/// mask registers (AVX-512) or take vector registers (AVX2's vmaskmovps).
-struct TargetInfo {
-  unsigned vectorBits = 256; // the natural vector width
-  int64_t vectorRegisters = 16;
-  bool maskRegisters = false;
-};
-
-/// Resolves the `target` option ("host", "avx2", "avx512", "generic");
-/// "host" asks LLVM which features the compiling machine has.
-FailureOr<TargetInfo> resolveTarget(StringRef name);
-
 /// The vectorisation choices for one op.
 struct KernelShape {
   int64_t lanes = 1;     // elements per vector
@@ -115,6 +103,7 @@ struct KernelShape {
   int64_t maxVectors = 1;
   int64_t maxMaskedVectors = 1;
   bool maskRegisters = false; // the target masks loads in mask registers
+  TargetModel target;         // the machine: caches, prefetch thresholds
   int prefetchDistance = -1;  // the option: -1 from the data, 0 off
   int prefetchLocality = -1;  // the option: -1 from the data
   unsigned unroll = 1;        // of the loop over a bag's indices
@@ -125,7 +114,7 @@ struct KernelShape {
 /// (unflattened) table is `tableType`.
 KernelShape chooseShape(RankedTensorType tableType, bool weighted,
                         const ConvertEmbBagToLoopsOptions &options,
-                        const TargetInfo &target);
+                        const TargetModel &target);
 
 //===----------------------------------------------------------------------===//
 // The kernel's state

@@ -2,44 +2,18 @@
 //
 // How many elements a vector holds and how many accumulator vectors one pass
 // over a bag keeps in registers, from the element type, the row length and
-// the target's register file.
+// the target model's register file.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Kernel.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
+using namespace mlir::embbag;
 using namespace mlir::embbag::loops;
-
-FailureOr<TargetInfo> mlir::embbag::loops::resolveTarget(StringRef name) {
-  // AVX-512 has 32 vector registers and masks in k registers; AVX2 has 16
-  // and masked loads (vmaskmovps) that take a vector register for the mask.
-  TargetInfo avx512{/*vectorBits=*/512, /*vectorRegisters=*/32,
-                    /*maskRegisters=*/true};
-  TargetInfo avx2{/*vectorBits=*/256, /*vectorRegisters=*/16,
-                  /*maskRegisters=*/false};
-  TargetInfo generic{/*vectorBits=*/128, /*vectorRegisters=*/16,
-                     /*maskRegisters=*/false};
-  if (name == "avx512")
-    return avx512;
-  if (name == "avx2")
-    return avx2;
-  if (name == "generic")
-    return generic;
-  if (name != "host")
-    return failure();
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f") && features.lookup("avx512vl"))
-    return avx512;
-  if (features.lookup("avx2") && features.lookup("fma"))
-    return avx2;
-  return generic;
-}
 
 /// Elements per vector. LLVM packs vectors of integers narrower than a byte
 /// or of a width that is not a power of two (i4, i6, i12, i24, ...) bit by
@@ -73,7 +47,7 @@ static int64_t flatRowLength(RankedTensorType tableType) {
 /// mask registers, one more for the mask. (With 16 accumulators and a weight
 /// on AVX2, LLVM's allocator shuffles every register on each index: two
 /// passes are faster.)
-static int64_t registerBudget(const TargetInfo &target, bool weighted,
+static int64_t registerBudget(const TargetModel &target, bool weighted,
                               bool masked) {
   int64_t tail = masked ? (target.maskRegisters ? 1 : 2) : 0;
   return target.vectorRegisters - (weighted ? 1 : 0) - tail;
@@ -82,7 +56,7 @@ static int64_t registerBudget(const TargetInfo &target, bool weighted,
 KernelShape
 mlir::embbag::loops::chooseShape(RankedTensorType tableType, bool weighted,
                                  const ConvertEmbBagToLoopsOptions &options,
-                                 const TargetInfo &target) {
+                                 const TargetModel &target) {
   unsigned vectorBits =
       options.vectorBits ? unsigned(options.vectorBits) : target.vectorBits;
   KernelShape shape;
@@ -93,6 +67,7 @@ mlir::embbag::loops::chooseShape(RankedTensorType tableType, bool weighted,
   shape.unroll = options.unroll;
   shape.parallel = options.parallel;
   shape.maskRegisters = target.maskRegisters;
+  shape.target = target;
   int64_t row = shape.rowLength;
 
   if (!ShapedType::isDynamic(row)) {

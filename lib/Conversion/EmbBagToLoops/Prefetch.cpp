@@ -4,8 +4,9 @@
 // cannot cover alone: each pass over a bag prefetches the rows of the index
 // list some positions ahead (across bag boundaries, so short bags keep
 // misses in flight too). Whether and how far ahead follows the table's size
-// and the row length: decided at compile time when they are static, once
-// per call (outside the loops) when they are not.
+// and the row length, against the target model's cache sizes and prefetch
+// thresholds (TargetModel.h): decided at compile time when they are static,
+// once per call (outside the loops) when they are not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,33 +21,18 @@
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
+using namespace mlir::embbag;
 using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::loops;
-
-static constexpr int64_t kCacheLineBytes = 64;
-// A table of at most this many bytes stays in the L2 cache (512 KiB on Zen
-// 3, 1 MiB on Zen 4, 2 MiB on Sapphire Rapids) once warm: prefetching it
-// would only spend load-port uops.
-static constexpr int64_t kCacheResidentBytes = 512 << 10;
-// A table of at most this many bytes lives in the last-level cache, whose
-// latency 16 rows ahead cover: further ahead only keeps more lines waiting
-// in L1 (c3, 2.5 MB: 16 ahead is 10-20% faster than 64).
-static constexpr int64_t kLastLevelBytes = 4 << 20;
-// Elsewhere, enough rows in flight to cover the DRAM latency: about 16 KiB
-// of rows, within [16, 128] indices ahead.
-static constexpr int64_t kBytesInFlight = 16 << 10;
-// How many positions beyond the prefetched row's index the index list is
-// prefetched.
-static constexpr int64_t kIndexLead = 64;
 
 /// Whether every row of the table buffer starts on a cache line: the first
 /// element on one, a row stride of whole lines, unit column stride.
 static Value rowsStartOnLines(ImplicitLocOpBuilder &b, Value buffer,
-                              int64_t elementBytes) {
+                              int64_t elementBytes, int64_t cacheLineBytes) {
   auto metadata = memref::ExtractStridedMetadataOp::create(b, buffer);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, buffer);
   Value bytes = cst(b, elementBytes);
-  Value lineBytes = cst(b, kCacheLineBytes);
+  Value lineBytes = cst(b, cacheLineBytes);
   auto onLine = [&](Value v) -> Value {
     return arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
                                  arith::RemUIOp::create(b, v, lineBytes),
@@ -102,23 +88,27 @@ static TableSize tableSize(ImplicitLocOpBuilder &b, const KernelContext &k) {
                                                 cst(b, elementBytes(k)));
   size.tableBytes =
       b.createOrFold<arith::MulIOp>(dim(b, k.p.table, 0), size.rowBytes);
-  size.inLastLevel = b.createOrFold<arith::CmpIOp>(
-      arith::CmpIPredicate::ule, size.tableBytes, cst(b, kLastLevelBytes));
+  size.inLastLevel =
+      b.createOrFold<arith::CmpIOp>(arith::CmpIPredicate::ule, size.tableBytes,
+                                    cst(b, k.shape.target.lastLevelCacheBytes));
   return size;
 }
 
 /// The prefetch distance from the data and whether to prefetch at all.
 static std::pair<Value, Value> distanceFromData(ImplicitLocOpBuilder &b,
+                                                const TargetModel &target,
                                                 const TableSize &size) {
+  const PrefetchPolicy &policy = target.prefetch;
   Value perRow = b.createOrFold<arith::DivUIOp>(
-      cst(b, kBytesInFlight),
+      cst(b, policy.bytesInFlight),
       b.createOrFold<arith::MaxUIOp>(size.rowBytes, cst(b, 1)));
   Value distance = b.createOrFold<arith::MinUIOp>(
-      b.createOrFold<arith::MaxUIOp>(perRow, cst(b, 16)), cst(b, 128));
-  distance =
-      b.createOrFold<arith::SelectOp>(size.inLastLevel, cst(b, 16), distance);
+      b.createOrFold<arith::MaxUIOp>(perRow, cst(b, policy.minDistance)),
+      cst(b, policy.maxDistance));
+  distance = b.createOrFold<arith::SelectOp>(
+      size.inLastLevel, cst(b, policy.lastLevelDistance), distance);
   Value enabled = b.createOrFold<arith::CmpIOp>(
-      arith::CmpIPredicate::ugt, size.tableBytes, cst(b, kCacheResidentBytes));
+      arith::CmpIPredicate::ugt, size.tableBytes, cst(b, target.l2CacheBytes));
   return {distance, enabled};
 }
 
@@ -159,7 +149,7 @@ void mlir::embbag::loops::planPrefetch(ImplicitLocOpBuilder &b,
   if (option > 0) {
     distance = cst(b, option);
   } else {
-    std::tie(distance, enabled) = distanceFromData(b, *size);
+    std::tie(distance, enabled) = distanceFromData(b, k.shape.target, *size);
     std::optional<int64_t> known = getConstantIntValue(enabled);
     if (known && !*known)
       return;
@@ -171,14 +161,16 @@ void mlir::embbag::loops::planPrefetch(ImplicitLocOpBuilder &b,
   k.tableBuffer = asReadOnlyBuffer(b, k.p.table);
   k.indicesBuffer = asReadOnlyBuffer(b, k.p.indices);
   k.lastPosition = arith::SubIOp::create(b, dim(b, k.p.indices, 0), cst(b, 1));
-  k.rowsOnLines = rowsStartOnLines(b, k.tableBuffer, elementBytes(k));
+  k.rowsOnLines = rowsStartOnLines(b, k.tableBuffer, elementBytes(k),
+                                   k.shape.target.cacheLineBytes);
   k.prefetchEnabled = enabled;
 }
 
 SmallVector<Value> mlir::embbag::loops::prefetchColumns(
     ImplicitLocOpBuilder &b, const KernelContext &k, Value col, int64_t inRow,
     Value lastColumn, bool onLines) {
-  int64_t perLine = std::max<int64_t>(1, kCacheLineBytes * 8 / columnBits(k));
+  int64_t perLine =
+      std::max<int64_t>(1, k.shape.target.cacheLineBytes * 8 / columnBits(k));
   auto at = [&](int64_t o) -> Value {
     return o == 0 ? col : b.createOrFold<arith::AddIOp>(col, cst(b, o));
   };
@@ -209,7 +201,10 @@ void mlir::embbag::loops::prefetchAhead(ImplicitLocOpBuilder &b,
   // the miss queues, and the index loads that feed them would otherwise
   // wait there for DRAM (a kernel whose indices are not in the caches).
   Value indexAhead = arith::MinUIOp::create(
-      b, arith::AddIOp::create(b, ahead, cst(b, kIndexLead)), k.lastPosition);
+      b,
+      arith::AddIOp::create(b, ahead,
+                            cst(b, k.shape.target.prefetch.indexLead)),
+      k.lastPosition);
   memref::PrefetchOp::create(b, k.indicesBuffer, ValueRange{indexAhead},
                              b.getBoolAttr(false), b.getI32IntegerAttr(3),
                              b.getBoolAttr(true));

@@ -14,8 +14,10 @@ namespace embbag {
 #include "embbag/Conversion/Passes.h.inc"
 
 /// Adds the pattern lowering embbag.packed to linalg.generic; `checks` adds
-/// the runtime checks of the indices.
-void populateEmbBagToLinalgPatterns(RewritePatternSet &patterns, bool checks);
+/// the runtime checks of the indices (`leave-unsupported` concerns the pass
+/// only: the pattern rewrites the ops it supports).
+void populateEmbBagToLinalgPatterns(
+    RewritePatternSet &patterns, const ConvertEmbBagToLinalgOptions &options);
 
 } // namespace embbag
 } // namespace mlir
