@@ -215,20 +215,46 @@ Value buildBagLoop(ImplicitLocOpBuilder &b, const KernelContext &k, Value init,
 /// RowPlan.cpp: the passes over a bag of a row of exactly `rowLength`
 /// elements (known at compile time): full chunks of `k.shape.maxVectors`
 /// vectors and a thinner last one; the first pass prefetches the whole row.
+/// The row's elements start at column `firstCol` (null: 0) of the table.
 Value buildStaticRow(ImplicitLocOpBuilder &b, const KernelContext &k,
-                     const BagRef &bag, Value out, int64_t rowLength);
+                     const BagRef &bag, Value out, int64_t rowLength,
+                     Value firstCol = {});
 
 /// RowPlan.cpp: one pass of `numVectors` vectors at `col`, the last one
-/// masked to the row's end `k.row`, for a chunk whose last vector holds at
-/// least one element of the row; prefetches the chunk when `prefetch`.
+/// masked to `end` (null: the row's end `k.row`), for a chunk whose last
+/// vector holds at least one column before `end`; prefetches the chunk when
+/// `prefetch`.
 Value buildMaskedChunk(ImplicitLocOpBuilder &b, const KernelContext &k,
                        const BagRef &bag, Value out, Value col,
-                       int64_t numVectors, bool prefetch);
+                       int64_t numVectors, bool prefetch, Value end = {});
 
 /// RowLengthDispatch.cpp: the whole kernel for a row length known only at
 /// run time.
 Value buildDispatchedKernel(ImplicitLocOpBuilder &b, const KernelContext &k,
                             Value init);
+
+/// One version of a dynamic row: the passes over a bag for a block of
+/// `vectors` vectors, the last one masked when `masked`; `key` is its case
+/// of the dispatch.
+struct RowVersion {
+  int64_t key;
+  int64_t vectors;
+  bool masked;
+};
+
+/// RowLengthDispatch.cpp: the versions `shape` asks for, in key order.
+SmallVector<RowVersion> listRowVersions(const KernelShape &shape);
+
+/// RowLengthDispatch.cpp: the key of a block of `width` columns: without
+/// mask registers 2 * (width / lanes) + (width % lanes != 0), with them the
+/// number of vectors.
+Value rowKey(ImplicitLocOpBuilder &b, const KernelShape &shape, Value width);
+
+/// RowLengthDispatch.cpp: `version` for the columns [col, end) of one bag's
+/// row (null `col`: 0, null `end`: the row's end).
+Value buildRowVersion(ImplicitLocOpBuilder &b, const KernelContext &k,
+                      const BagRef &bag, Value out, const RowVersion &version,
+                      Value col, Value end);
 
 //===----------------------------------------------------------------------===//
 // Row-wise quantized tables (QuantizedRow.cpp)
