@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -76,8 +78,9 @@ LogicalResult checkQuantizedShape(OpTy op, const KernelShape &shape) {
 
 template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
   BagOpLowering(MLIRContext *ctx, const ConvertEmbBagToLoopsOptions &options,
-                FailureOr<TargetInfo> target)
-      : OpRewritePattern<OpTy>(ctx), options(options), target(target) {}
+                FailureOr<TargetInfo> target, SharedKernels *shared)
+      : OpRewritePattern<OpTy>(ctx), options(options), target(target),
+        shared(shared) {}
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -106,7 +109,7 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
         getValuesType(op), static_cast<bool>(p.weights), options, *target);
     if (failed(checkQuantizedShape(op, shape)))
       return failure();
-    Value result = buildKernel(b, p, shape);
+    Value result = buildKernel(b, p, shape, shared);
     rewriter.replaceOp(op, unflattenResult(b, result, op.getResultType(),
                                            op.getTable(), p.numBags));
     return success();
@@ -114,6 +117,7 @@ template <typename OpTy> struct BagOpLowering : public OpRewritePattern<OpTy> {
 
   ConvertEmbBagToLoopsOptions options;
   FailureOr<TargetInfo> target;
+  SharedKernels *shared; // null: every kernel inline
 };
 
 struct ConvertEmbBagToLoopsPass
@@ -137,8 +141,12 @@ struct ConvertEmbBagToLoopsPass
     options.unroll = unroll;
     options.checks = checks;
     options.parallel = parallel;
+    // On a module, dynamic rows share their versions in functions of it.
+    std::optional<SharedKernels> shared;
+    if (getOperation()->hasTrait<OpTrait::SymbolTable>())
+      shared.emplace(getOperation());
     RewritePatternSet patterns(&getContext());
-    populateEmbBagToLoopsPatterns(patterns, options);
+    populateBagOpPatterns(patterns, options, shared ? &*shared : nullptr);
     // Each embbag op is rewritten once into ops of other dialects, and
     // nothing else is touched: the user's code around the ops comes out as
     // it went in (the greedy driver would fold and reorder it).
@@ -160,10 +168,16 @@ struct ConvertEmbBagToLoopsPass
 
 } // namespace
 
-void mlir::embbag::populateEmbBagToLoopsPatterns(
-    RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options) {
+void mlir::embbag::loops::populateBagOpPatterns(
+    RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options,
+    SharedKernels *shared) {
   // The host is asked once per pattern set, not per op.
   patterns.add<BagOpLowering<PackedOp>, BagOpLowering<OffsetsOp>,
-               BagOpLowering<SegmentsOp>>(patterns.getContext(), options,
-                                          resolveTarget(options.target));
+               BagOpLowering<SegmentsOp>>(
+      patterns.getContext(), options, resolveTarget(options.target), shared);
+}
+
+void mlir::embbag::populateEmbBagToLoopsPatterns(
+    RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options) {
+  loops::populateBagOpPatterns(patterns, options, /*shared=*/nullptr);
 }

@@ -24,6 +24,10 @@
 // --embbag-to-llvm runs after bufferization) hoists it, so that each
 // version's loop nest has its own live values.
 //
+// That is the kernel built into an op. On a module, SharedKernels.cpp
+// builds the same versions (listRowVersions, buildRowVersion) once per kind
+// of kernel, as functions the ops call.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Kernel.h"

@@ -153,15 +153,25 @@ Value mlir::embbag::loops::buildMaskedChunk(ImplicitLocOpBuilder &b,
   return buildChunk(b, k, bag, chunk, out);
 }
 
+Value mlir::embbag::loops::buildEmptyResult(ImplicitLocOpBuilder &b,
+                                            const KernelContext &k) {
+  return tensor::EmptyOp::create(
+      b, getAsOpFoldResult(ValueRange{k.p.numBags, k.row}), k.storageType);
+}
+
 Value mlir::embbag::loops::buildKernel(ImplicitLocOpBuilder &b,
                                        const BagProblem &p,
-                                       const KernelShape &shape) {
+                                       const KernelShape &shape,
+                                       SharedKernels *shared) {
   KernelContext k(p, shape);
   k.row = p.rowwiseBits ? planQuantizedRow(b, k) : dim(b, p.table, 1);
+  bool dynamicRow = ShapedType::isDynamic(shape.rowLength);
+  if (dynamicRow && shared)
+    if (FailureOr<Value> result = shared->call(b, k); succeeded(result))
+      return *result;
   planPrefetch(b, k);
-  Value init = tensor::EmptyOp::create(
-      b, getAsOpFoldResult(ValueRange{p.numBags, k.row}), k.storageType);
-  if (ShapedType::isDynamic(shape.rowLength))
+  Value init = buildEmptyResult(b, k);
+  if (dynamicRow)
     return buildDispatchedKernel(b, k, init);
   return buildBagLoop(
       b, k, init, [&](ImplicitLocOpBuilder &ib, const BagRef &bag, Value out) {
