@@ -5,11 +5,15 @@
 //   embbag-verify-constants            warn of (strict: reject) constant
 //                                      operands out of range
 //   [path=linalg: convert-embbag-to-linalg for embbag.packed]
-//   convert-embbag-to-loops            scf loops + vector accumulators
+//   convert-embbag-to-loops            scf loops + vector accumulators (on
+//                                      the module: shared dynamic-row
+//                                      versions)
 //   canonicalize, cse
 //   eliminate-empty-tensors            write into the caller's buffer
 //   one-shot-bufferize                 identity layouts at function boundaries,
 //                                      loops may yield new buffers
+//   2 x (canonicalize,                 the shared kernels return nothing
+//        drop-equivalent-buffer-results)
 //   buffer-deallocation-pipeline
 //   convert-bufferization-to-memref    the clones deallocation adds
 //   canonicalize
@@ -84,7 +88,9 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     linalg.leaveUnsupported = true;
     pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLinalg(linalg));
   }
-  pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLoops(loops));
+  // On the module: the ops of dynamic row length share their kernels'
+  // versions in functions of it.
+  pm.addPass(createConvertEmbBagToLoops(loops));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -100,6 +106,13 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   // instead of an error; the deallocation pipeline frees them.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // The shared kernels return their result argument's buffer: dropped, or
+  // the deallocation would return a copy. Twice: a dispatcher returns what
+  // its versions did.
+  for (int round = 0; round < 2; ++round) {
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  }
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   // The deallocation pipeline clones buffers whose ownership it cannot

@@ -1,10 +1,10 @@
 // A table whose row length is known only at run time: --embbag-to-llvm
-// builds one version of the bag loop per vector count (and one for long
-// rows), hoists the dispatch out of the bag loop and outlines each version
-// into an internal, noinline function called once per kernel call. Each
-// version's hot loop then keeps the table, the index list, the row stride
-// and the prefetch distance in registers: no reload from the stack between
-// the index load and the loop's back edge.
+// builds one version of the bag loop per vector count, each an internal,
+// noinline function, shared by the module's ops of one kind and called
+// from a dispatcher's switch (docs/DynamicShapes.md). Each version's hot
+// loop then keeps the table, the index list, the row stride and the
+// prefetch distance in registers: no reload from the stack between the
+// index load and the loop's back edge.
 
 // REQUIRES: x86-registered-target
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx512" | mlir-translate --mlir-to-llvmir \
@@ -12,16 +12,19 @@
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx512" | mlir-translate --mlir-to-llvmir \
 // RUN:   | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver4 | FileCheck %s --check-prefix=ASM
 
-// Versions 1 to 16 (whole zmm vectors, the last one masked) and the
-// default (long rows), each called from a switch in the kernel.
-// LLVMIR-LABEL: define internal void @dyn__row_version_0(
-// LLVMIR-SAME: #[[NOINLINE:[0-9]+]]
-// LLVMIR-LABEL: define internal void @dyn__row_version_16(
+// The kernel calls its kind's dispatcher; versions 1 to 16 (whole zmm
+// vectors, the last one masked; longer rows in blocks of 16), each called
+// from the dispatcher's switch.
 // LLVMIR-LABEL: define void @dyn(
+// LLVMIR: call void @__embbag_rows_sum_f32__dispatch(
+// LLVMIR-LABEL: define internal void @__embbag_rows_sum_f32__row_version_1(
+// LLVMIR-SAME: #[[NOINLINE:[0-9]+]]
+// LLVMIR-LABEL: define internal void @__embbag_rows_sum_f32__row_version_16(
+// LLVMIR-LABEL: define internal void @__embbag_rows_sum_f32__dispatch(
 // LLVMIR: switch i{{32|64}}
-// LLVMIR-DAG: call void @dyn__row_version_0(
-// LLVMIR-DAG: call void @dyn__row_version_4(
-// LLVMIR-DAG: call void @dyn__row_version_16(
+// LLVMIR-DAG: call void @__embbag_rows_sum_f32__row_version_1(
+// LLVMIR-DAG: call void @__embbag_rows_sum_f32__row_version_4(
+// LLVMIR-DAG: call void @__embbag_rows_sum_f32__row_version_16(
 // LLVMIR: attributes #[[NOINLINE]] = { noinline }
 
 // The version for rows of 49 to 64 floats: four accumulators, the last
@@ -29,7 +32,7 @@
 // each of its three loops: rows prefetched into L1 (a table the last-level
 // cache holds), none prefetched (a table the L2 holds), rows prefetched
 // into L2 (a larger table); the table's size picks one at run time.
-// ASM-LABEL: {{^}}dyn__row_version_4:
+// ASM-LABEL: {{^}}__embbag_rows_sum_f32__row_version_4:
 // ASM: Inner Loop Header: Depth=2
 // ASM-NOT: (%rsp)
 // ASM-COUNT-4: prefetcht0 {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}},4)
@@ -52,7 +55,7 @@
 // ASM-COUNT-3: vaddps {{[0-9]*}}(%{{[a-z0-9]+}},%{{[a-z0-9]+}},4), %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 // ASM-NOT: (%rsp)
 // ASM: jmp .LBB
-// ASM-LABEL: {{^}}dyn__row_version_5:
+// ASM-LABEL: {{^}}__embbag_rows_sum_f32__row_version_5:
 func.func @dyn(%t: tensor<?x?xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>,
                %out: memref<?x?xf32>) attributes {llvm.emit_c_interface} {
   %r = embbag.offsets sum %t[%i] offsets(%o)

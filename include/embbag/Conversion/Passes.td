@@ -50,8 +50,19 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     whose message names the op, its location and the broken rule. Without
     `checks` no check is emitted and invalid inputs are undefined behaviour.
 
+    A row length known only at run time gets one version of the bag loop
+    per vector count. When the pass runs on a module, those versions are
+    private functions of the module built once per kind of kernel (element,
+    index and weight types, reduction and options, kernel shape) and shared
+    by every op of that kind: the op computes its bags' bounds and calls the
+    kind's dispatcher (docs/DynamicShapes.md); the functions return their
+    result argument, which `--drop-equivalent-buffer-results` drops after
+    bufferization. On a function alone, and for an op whose result goes
+    into a slice, the versions are built into the op's code.
+
     Only the embbag ops are rewritten: the code around them is not folded,
-    erased or moved. The checks' asserts are marked `embbag.runtime_check`.
+    erased or moved (the shared functions are added to the module). The
+    checks' asserts are marked `embbag.runtime_check`.
 
     Before anything is rewritten, each option's value is checked (an error
     at the op the pass runs on names the first bad one), and the target
@@ -69,6 +80,8 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -72,9 +74,9 @@ LogicalResult checkQuantizedShape(BagOpInterface op, const KernelShape &shape) {
 
 struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
   BagOpLowering(MLIRContext *ctx, const ConvertEmbBagToLoopsOptions &options,
-                const TargetModel &target)
+                const TargetModel &target, SharedKernels *shared)
       : OpInterfaceRewritePattern<BagOpInterface>(ctx), options(options),
-        target(target) {}
+        target(target), shared(shared) {}
 
   LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
@@ -103,7 +105,7 @@ struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
                     static_cast<bool>(p.weights), options, target);
     if (failed(checkQuantizedShape(op, shape)))
       return failure();
-    Value result = buildKernel(b, p, shape);
+    Value result = buildKernel(b, p, shape, shared);
     rewriter.replaceOp(op, unflattenResult(b, result, op.getBagResultType(),
                                            op.getTable(), p.numBags));
     return success();
@@ -111,6 +113,7 @@ struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
 
   ConvertEmbBagToLoopsOptions options;
   TargetModel target;
+  SharedKernels *shared; // null: every kernel inline
 };
 
 struct ConvertEmbBagToLoopsPass
@@ -131,8 +134,13 @@ struct ConvertEmbBagToLoopsPass
         resolveTargetModel(getOperation(), options.target);
     if (failed(target))
       return signalPassFailure();
+    // On a module, dynamic rows share their versions in functions of it.
+    std::optional<SharedKernels> shared;
+    if (getOperation()->hasTrait<OpTrait::SymbolTable>())
+      shared.emplace(getOperation());
     RewritePatternSet patterns(&getContext());
-    populateEmbBagToLoopsPatterns(patterns, options, *target);
+    loops::populateBagOpPatterns(patterns, options, *target,
+                                 shared ? &*shared : nullptr);
     // Each embbag op is rewritten once into ops of other dialects, and
     // nothing else is touched: the user's code around the ops comes out as
     // it went in (the greedy driver would fold and reorder it).
@@ -154,8 +162,14 @@ struct ConvertEmbBagToLoopsPass
 
 } // namespace
 
+void mlir::embbag::loops::populateBagOpPatterns(
+    RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options,
+    const TargetModel &target, SharedKernels *shared) {
+  patterns.add<BagOpLowering>(patterns.getContext(), options, target, shared);
+}
+
 void mlir::embbag::populateEmbBagToLoopsPatterns(
     RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options,
     const TargetModel &target) {
-  patterns.add<BagOpLowering>(patterns.getContext(), options, target);
+  loops::populateBagOpPatterns(patterns, options, target, /*shared=*/nullptr);
 }

@@ -17,8 +17,11 @@
 //   RowLengthDispatch.cpp   a row length known only at run time: one version
 //                        of the bag loop per number of vectors, picked by
 //                        scf.index_switch, and a chunked loop for long rows
+//                        (the versions of an op's own kernel)
 //   QuantizedRow.cpp     reading a row of a row-wise quantized table as
 //                        dequantized f32 vectors
+//   SharedKernels.cpp    in a module, the row-length versions built once
+//                        per kind of kernel as functions the ops call
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +33,9 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/StringMap.h"
 
 #include <functional>
 
@@ -208,20 +214,46 @@ Value buildBagLoop(ImplicitLocOpBuilder &b, const KernelContext &k, Value init,
 /// RowPlan.cpp: the passes over a bag of a row of exactly `rowLength`
 /// elements (known at compile time): full chunks of `k.shape.maxVectors`
 /// vectors and a thinner last one; the first pass prefetches the whole row.
+/// The row's elements start at column `firstCol` (null: 0) of the table.
 Value buildStaticRow(ImplicitLocOpBuilder &b, const KernelContext &k,
-                     const BagRef &bag, Value out, int64_t rowLength);
+                     const BagRef &bag, Value out, int64_t rowLength,
+                     Value firstCol = {});
 
 /// RowPlan.cpp: one pass of `numVectors` vectors at `col`, the last one
-/// masked to the row's end `k.row`, for a chunk whose last vector holds at
-/// least one element of the row; prefetches the chunk when `prefetch`.
+/// masked to `end` (null: the row's end `k.row`), for a chunk whose last
+/// vector holds at least one column before `end`; prefetches the chunk when
+/// `prefetch`.
 Value buildMaskedChunk(ImplicitLocOpBuilder &b, const KernelContext &k,
                        const BagRef &bag, Value out, Value col,
-                       int64_t numVectors, bool prefetch);
+                       int64_t numVectors, bool prefetch, Value end = {});
 
 /// RowLengthDispatch.cpp: the whole kernel for a row length known only at
 /// run time.
 Value buildDispatchedKernel(ImplicitLocOpBuilder &b, const KernelContext &k,
                             Value init);
+
+/// One version of a dynamic row: the passes over a bag for a block of
+/// `vectors` vectors, the last one masked when `masked`; `key` is its case
+/// of the dispatch.
+struct RowVersion {
+  int64_t key;
+  int64_t vectors;
+  bool masked;
+};
+
+/// RowLengthDispatch.cpp: the versions `shape` asks for, in key order.
+SmallVector<RowVersion> listRowVersions(const KernelShape &shape);
+
+/// RowLengthDispatch.cpp: the key of a block of `width` columns: without
+/// mask registers 2 * (width / lanes) + (width % lanes != 0), with them the
+/// number of vectors.
+Value rowKey(ImplicitLocOpBuilder &b, const KernelShape &shape, Value width);
+
+/// RowLengthDispatch.cpp: `version` for the columns [col, end) of one bag's
+/// row (null `col`: 0, null `end`: the row's end).
+Value buildRowVersion(ImplicitLocOpBuilder &b, const KernelContext &k,
+                      const BagRef &bag, Value out, const RowVersion &version,
+                      Value col, Value end);
 
 //===----------------------------------------------------------------------===//
 // Row-wise quantized tables (QuantizedRow.cpp)
@@ -257,9 +289,50 @@ SmallVector<Value> toByteColumns(ImplicitLocOpBuilder &b,
                                  const KernelContext &k,
                                  ArrayRef<Value> columns);
 
-/// The [num_bags, row] result of problem `p` with `shape`.
+//===----------------------------------------------------------------------===//
+// Row-length versions shared by the ops of a module (SharedKernels.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The row-length versions of a module's ops of dynamic row length, built
+/// once per kind of kernel as private functions of the module (a dispatcher
+/// and one function per version) that every op of the kind calls.
+class SharedKernels {
+public:
+  /// The versions of a kind, each with its function.
+  using VersionSet = SmallVector<std::pair<RowVersion, Operation *>>;
+
+  /// Functions go into `symbolTableOp` (a module), which the pass must own.
+  explicit SharedKernels(Operation *symbolTableOp) : symbols(symbolTableOp) {}
+
+  /// The kernel's [num_bags, row] result as a call of its kind's
+  /// dispatcher, built first if the module has none; failure, with nothing
+  /// built, when the op's kernel cannot be shared (it is then built inline).
+  FailureOr<Value> call(ImplicitLocOpBuilder &b, const KernelContext &k);
+
+private:
+  /// The versions and the dispatcher of `k`'s kind, whose operands (before
+  /// the result) are of `operandTypes`; returns the dispatcher.
+  Operation *buildKind(Location loc, const KernelContext &k,
+                       TypeRange operandTypes, Type resultType);
+
+  SymbolTable symbols;
+  llvm::StringMap<Operation *> dispatchers; // by kind
+};
+
+/// RowPlan.cpp: the empty [num_bags, row] tensor the kernel writes.
+Value buildEmptyResult(ImplicitLocOpBuilder &b, const KernelContext &k);
+
+/// RowPlan.cpp: the [num_bags, row] result of problem `p` with `shape`; a
+/// dynamic row's versions are `shared`'s functions when it is given and the
+/// op's kernel can be shared.
 Value buildKernel(ImplicitLocOpBuilder &b, const BagProblem &p,
-                  const KernelShape &shape);
+                  const KernelShape &shape, SharedKernels *shared = nullptr);
+
+/// EmbBagToLoops.cpp: the patterns of the pass, sharing the kernels of
+/// dynamic rows through `shared` when it is given.
+void populateBagOpPatterns(RewritePatternSet &patterns,
+                           const ConvertEmbBagToLoopsOptions &options,
+                           const TargetModel &target, SharedKernels *shared);
 
 } // namespace mlir::embbag::loops
 

@@ -24,6 +24,10 @@
 // --embbag-to-llvm runs after bufferization) hoists it, so that each
 // version's loop nest has its own live values.
 //
+// That is the kernel built into an op. On a module, SharedKernels.cpp
+// builds the same versions (listRowVersions, buildRowVersion) once per kind
+// of kernel, as functions the ops call.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Kernel.h"
@@ -102,50 +106,59 @@ static Value buildLongRow(ImplicitLocOpBuilder &b, const KernelContext &k,
                      [out](ImplicitLocOpBuilder &) { return out; });
 }
 
-/// The switch key of the row: without mask registers 2 * (row / lanes) +
-/// (row % lanes != 0), with them the number of vectors.
-static Value rowKey(ImplicitLocOpBuilder &b, const KernelContext &k) {
-  Value lanes = cst(b, k.shape.lanes);
-  if (k.shape.maskRegisters)
-    return arith::CeilDivUIOp::create(b, k.row, lanes);
-  Value whole = arith::DivUIOp::create(b, k.row, lanes);
+Value mlir::embbag::loops::rowKey(ImplicitLocOpBuilder &b,
+                                  const KernelShape &shape, Value width) {
+  Value lanes = cst(b, shape.lanes);
+  if (shape.maskRegisters)
+    return arith::CeilDivUIOp::create(b, width, lanes);
+  Value whole = arith::DivUIOp::create(b, width, lanes);
   Value partial = arith::IndexCastUIOp::create(
       b, b.getIndexType(),
       arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
-                            arith::RemUIOp::create(b, k.row, lanes),
+                            arith::RemUIOp::create(b, width, lanes),
                             cst(b, 0)));
   return arith::AddIOp::create(b, arith::MulIOp::create(b, whole, cst(b, 2)),
                                partial);
+}
+
+SmallVector<RowVersion>
+mlir::embbag::loops::listRowVersions(const KernelShape &shape) {
+  SmallVector<RowVersion> versions;
+  if (shape.maskRegisters) {
+    for (int64_t v = 1; v <= shape.maxMaskedVectors; ++v)
+      versions.push_back({v, v, /*masked=*/true});
+    return versions;
+  }
+  int64_t most = std::max(shape.maxVectors, shape.maxMaskedVectors);
+  for (int64_t v = 1; v <= most; ++v) {
+    if (v <= shape.maxMaskedVectors)
+      versions.push_back({keyOf(v, /*masked=*/true), v, /*masked=*/true});
+    if (v <= shape.maxVectors)
+      versions.push_back({keyOf(v, /*masked=*/false), v, /*masked=*/false});
+  }
+  return versions;
+}
+
+Value mlir::embbag::loops::buildRowVersion(ImplicitLocOpBuilder &b,
+                                           const KernelContext &k,
+                                           const BagRef &bag, Value out,
+                                           const RowVersion &version, Value col,
+                                           Value end) {
+  if (version.masked)
+    return buildMaskedChunk(b, k, bag, out, col ? col : cst(b, 0),
+                            version.vectors, /*prefetch=*/true, end);
+  return buildStaticRow(b, k, bag, out, version.vectors * k.shape.lanes, col);
 }
 
 /// The versions of one bag's row, each a pass (or the passes) of a row of
 /// a known vector count, and the long-row loop.
 static Value buildDispatchedRow(ImplicitLocOpBuilder &b, const KernelContext &k,
                                 Value key, const BagRef &bag, Value out) {
-  auto masked = [&](int64_t v) -> CaseBuilder {
-    return [&, v](ImplicitLocOpBuilder &cb) {
-      return buildMaskedChunk(cb, k, bag, out, cst(cb, 0), v,
-                              /*prefetch=*/true);
-    };
-  };
-  auto whole = [&](int64_t v) -> CaseBuilder {
-    return [&, v](ImplicitLocOpBuilder &cb) {
-      return buildStaticRow(cb, k, bag, out, v * k.shape.lanes);
-    };
-  };
   SmallVector<std::pair<int64_t, CaseBuilder>> cases;
-  if (k.shape.maskRegisters) {
-    for (int64_t v = 1; v <= k.shape.maxMaskedVectors; ++v)
-      cases.emplace_back(v, masked(v));
-  } else {
-    int64_t most = std::max(k.shape.maxVectors, k.shape.maxMaskedVectors);
-    for (int64_t v = 1; v <= most; ++v) {
-      if (v <= k.shape.maxMaskedVectors)
-        cases.emplace_back(keyOf(v, /*masked=*/true), masked(v));
-      if (v <= k.shape.maxVectors)
-        cases.emplace_back(keyOf(v, /*masked=*/false), whole(v));
-    }
-  }
+  for (const RowVersion &version : listRowVersions(k.shape))
+    cases.emplace_back(version.key, [&, version](ImplicitLocOpBuilder &cb) {
+      return buildRowVersion(cb, k, bag, out, version, Value(), Value());
+    });
   return buildSwitch(
       b, key, out.getType(), cases,
       [&](ImplicitLocOpBuilder &cb) { return buildLongRow(cb, k, bag, out); });
@@ -154,7 +167,7 @@ static Value buildDispatchedRow(ImplicitLocOpBuilder &b, const KernelContext &k,
 Value mlir::embbag::loops::buildDispatchedKernel(ImplicitLocOpBuilder &b,
                                                  const KernelContext &k,
                                                  Value init) {
-  Value key = rowKey(b, k);
+  Value key = rowKey(b, k.shape, k.row);
   Value result = buildBagLoop(
       b, k, init, [&](ImplicitLocOpBuilder &rb, const BagRef &bag, Value out) {
         return buildDispatchedRow(rb, k, key, bag, out);

@@ -79,31 +79,35 @@ static void prefetchWholeRow(ImplicitLocOpBuilder &b, const KernelContext &k,
                              ChunkSpec &chunk, int64_t rowLength) {
   if (!k.tableBuffer)
     return;
-  Value col0 = cst(b, 0);
   chunk.prefetchColumns =
-      prefetchColumns(b, k, col0, rowLength, Value(), /*onLines=*/false);
+      prefetchColumns(b, k, chunk.col, rowLength, Value(), /*onLines=*/false);
   int64_t bits = k.storageType.getIntOrFloatBitWidth();
   // A quantized row's bytes are never only its codes.
   if (!k.p.rowwiseBits && rowLength * bits % (64 * 8) == 0)
     chunk.onLinesColumns =
-        prefetchColumns(b, k, col0, rowLength, Value(), /*onLines=*/true);
+        prefetchColumns(b, k, chunk.col, rowLength, Value(), /*onLines=*/true);
 }
 
 Value mlir::embbag::loops::buildStaticRow(ImplicitLocOpBuilder &b,
                                           const KernelContext &k,
                                           const BagRef &bag, Value out,
-                                          int64_t rowLength) {
+                                          int64_t rowLength, Value firstCol) {
   int64_t lanes = k.shape.lanes;
   int64_t chunkSize = lanes * k.shape.maxVectors;
   int64_t numFull = rowLength / chunkSize, rest = rowLength % chunkSize;
+  // Column `c` of the part of the row the passes cover.
+  auto at = [&](int64_t c) -> Value {
+    return firstCol ? b.createOrFold<arith::AddIOp>(firstCol, cst(b, c))
+                    : cst(b, c);
+  };
   if (numFull > 0) {
-    ChunkSpec first{cst(b, 0), SmallVector<Value>(k.shape.maxVectors)};
+    ChunkSpec first{at(0), SmallVector<Value>(k.shape.maxVectors)};
     prefetchWholeRow(b, k, first, rowLength);
     out = buildChunk(b, k, bag, first, out);
   }
   if (numFull > 1) {
     auto chunkLoop = scf::ForOp::create(
-        b, cst(b, chunkSize), cst(b, numFull * chunkSize), cst(b, chunkSize),
+        b, at(chunkSize), at(numFull * chunkSize), cst(b, chunkSize),
         ValueRange{out},
         [&](OpBuilder &nested, Location loc, Value col, ValueRange iterArgs) {
           ImplicitLocOpBuilder cb(loc, nested);
@@ -115,7 +119,7 @@ Value mlir::embbag::loops::buildStaticRow(ImplicitLocOpBuilder &b,
   if (rest == 0)
     return out;
   // The thinner last pass, its last vector masked when the row ends inside.
-  ChunkSpec last{cst(b, numFull * chunkSize),
+  ChunkSpec last{at(numFull * chunkSize),
                  SmallVector<Value>(llvm::divideCeil(rest, lanes))};
   if (rest % lanes)
     last.masks.back() = vector::CreateMaskOp::create(
@@ -129,17 +133,19 @@ Value mlir::embbag::loops::buildMaskedChunk(ImplicitLocOpBuilder &b,
                                             const KernelContext &k,
                                             const BagRef &bag, Value out,
                                             Value col, int64_t numVectors,
-                                            bool prefetch) {
+                                            bool prefetch, Value end) {
   int64_t lanes = k.shape.lanes;
+  if (!end)
+    end = k.row;
   ChunkSpec chunk{col, SmallVector<Value>(numVectors)};
   Value lastStart =
       b.createOrFold<arith::AddIOp>(col, cst(b, (numVectors - 1) * lanes));
   chunk.masks.back() = vector::CreateMaskOp::create(
-      b, k.maskType, ValueRange{arith::SubIOp::create(b, k.row, lastStart)});
+      b, k.maskType, ValueRange{arith::SubIOp::create(b, end, lastStart)});
   if (prefetch && k.tableBuffer) {
-    // The elements up to the last vector's first lie in the row; the row's
-    // last element is the chunk's.
-    Value lastColumn = arith::SubIOp::create(b, k.row, cst(b, 1));
+    // The elements up to the last vector's first lie in the row; the
+    // chunk's last element is the one before `end`.
+    Value lastColumn = arith::SubIOp::create(b, end, cst(b, 1));
     chunk.prefetchColumns =
         prefetchColumns(b, k, col, (numVectors - 1) * lanes + 1, lastColumn,
                         /*onLines=*/false);
@@ -147,15 +153,25 @@ Value mlir::embbag::loops::buildMaskedChunk(ImplicitLocOpBuilder &b,
   return buildChunk(b, k, bag, chunk, out);
 }
 
+Value mlir::embbag::loops::buildEmptyResult(ImplicitLocOpBuilder &b,
+                                            const KernelContext &k) {
+  return tensor::EmptyOp::create(
+      b, getAsOpFoldResult(ValueRange{k.p.numBags, k.row}), k.storageType);
+}
+
 Value mlir::embbag::loops::buildKernel(ImplicitLocOpBuilder &b,
                                        const BagProblem &p,
-                                       const KernelShape &shape) {
+                                       const KernelShape &shape,
+                                       SharedKernels *shared) {
   KernelContext k(p, shape);
   k.row = p.rowwiseBits ? planQuantizedRow(b, k) : dim(b, p.table, 1);
+  bool dynamicRow = ShapedType::isDynamic(shape.rowLength);
+  if (dynamicRow && shared)
+    if (FailureOr<Value> result = shared->call(b, k); succeeded(result))
+      return *result;
   planPrefetch(b, k);
-  Value init = tensor::EmptyOp::create(
-      b, getAsOpFoldResult(ValueRange{p.numBags, k.row}), k.storageType);
-  if (ShapedType::isDynamic(shape.rowLength))
+  Value init = buildEmptyResult(b, k);
+  if (dynamicRow)
     return buildDispatchedKernel(b, k, init);
   return buildBagLoop(
       b, k, init, [&](ImplicitLocOpBuilder &ib, const BagRef &bag, Value out) {

@@ -1,9 +1,13 @@
-// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2 checks=0 max-vectors=2 prefetch-distance=0" --canonicalize --cse | FileCheck %s
-// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx512 checks=0 max-vectors=2 prefetch-distance=0" --canonicalize --cse | FileCheck %s --check-prefix=AVX512
-// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2 checks=0" --canonicalize --cse | FileCheck %s --check-prefix=BUDGET
+// RUN: embbag-opt %s --pass-pipeline="builtin.module(func.func(convert-embbag-to-loops{target=avx2 checks=0 max-vectors=2 prefetch-distance=0}),canonicalize,cse)" | FileCheck %s
+// RUN: embbag-opt %s --pass-pipeline="builtin.module(func.func(convert-embbag-to-loops{target=avx512 checks=0 max-vectors=2 prefetch-distance=0}),canonicalize,cse)" | FileCheck %s --check-prefix=AVX512
+// RUN: embbag-opt %s --pass-pipeline="builtin.module(func.func(convert-embbag-to-loops{target=avx2 checks=0}),canonicalize,cse)" | FileCheck %s --check-prefix=BUDGET
+// RUN: embbag-opt %s --convert-embbag-to-loops="target=avx2 checks=0 max-vectors=2 prefetch-distance=0" --canonicalize --cse | FileCheck %s --check-prefix=SHARED
 
 // A row length known only at run time: an scf.index_switch in the bag loop
 // picks a version per row class, each with its accumulators in registers.
+// (On a function alone, as here but for the SHARED run: on a module the
+// versions are functions shared by the ops of one kind, see the end of
+// this file and shared-row-versions.mlir.)
 // With AVX2 (masked loads take a uop and a register) the key is
 // 2 * (row / 8) + (row % 8 != 0): case 2v is a row of v whole vectors,
 // case 2v - 1 one of v vectors whose last is masked (the mask computed from
@@ -94,3 +98,35 @@ func.func @dynamic_rank3(%t: tensor<?x?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?
   %r = embbag.packed sum %t[%i] : (tensor<?x?x?xf32>, tensor<?x?xi64>) -> tensor<?x?x?xf32>
   return %r : tensor<?x?x?xf32>
 }
+
+// On a module, the same versions are functions that the kind's dispatcher
+// calls once per block of the row, with the block's columns [col, end): a
+// masked version masks its last vector to `end`.
+// SHARED-LABEL: func.func @dynamic_row(
+// SHARED:         call @__embbag_rows_sum_f32__dispatch(
+// SHARED-LABEL: func.func private @__embbag_rows_sum_f32__row_version_3(
+// SHARED-SAME:    %[[COL:[a-z0-9]+]]: index, %[[END:[a-z0-9]+]]: index, %{{[a-z0-9]+}}: tensor<?x?xf32>)
+// SHARED:         %[[LAST:.*]] = arith.addi %[[COL]], %c8 : index
+// SHARED:         %[[REST:.*]] = arith.subi %[[END]], %[[LAST]] : index
+// SHARED:         vector.create_mask %[[REST]] : vector<8xi1>
+// The block is the whole row when a version fits it (at most 2 vectors of
+// 8 here), else 16 columns (2 whole vectors), the last block narrower; its
+// key is the row's key above.
+// SHARED-LABEL: func.func private @__embbag_rows_sum_f32__dispatch(
+// SHARED:         %[[ROW:.*]] = memref.dim %{{[0-9]+}}, %c1
+// SHARED:         %[[WIDTH:.*]] = arith.select %{{.*}}, %{{.*}}, %c16 : index
+// SHARED:         scf.for %[[BCOL:.*]] = %c0 to %[[ROW]] step %[[WIDTH]] iter_args
+// SHARED:           %[[NEXT:.*]] = arith.addi %[[BCOL]], %[[WIDTH]] : index
+// SHARED:           %[[BEND:.*]] = arith.minui %[[ROW]], %[[NEXT]] : index
+// SHARED:           %[[BLOCK:.*]] = arith.subi %[[BEND]], %[[BCOL]] : index
+// SHARED:           arith.divui %[[BLOCK]], %c8 : index
+// SHARED:           scf.index_switch
+// SHARED-NEXT:      case 1 {
+// SHARED-NEXT:        func.call @__embbag_rows_sum_f32__row_version_1({{.*}}, %[[BCOL]], %[[BEND]], %{{.*}})
+// SHARED:           case 2 {
+// SHARED-NEXT:        func.call @__embbag_rows_sum_f32__row_version_2(
+// SHARED:           case 3 {
+// SHARED-NEXT:        func.call @__embbag_rows_sum_f32__row_version_3(
+// SHARED:           case 4 {
+// SHARED-NEXT:        func.call @__embbag_rows_sum_f32__row_version_4(
+// SHARED:           default {

@@ -138,7 +138,9 @@ def EmbBagUnswitchRowDispatch
                 "their bag loops, one function per version";
   let description = [{
     For a table whose row length is known only at run time,
-    `--convert-embbag-to-loops` builds one version of each bag's row per
+    `--convert-embbag-to-loops` run on a function (or on an op whose result
+    goes into a slice; on a module, the versions are functions shared by
+    the ops, docs/DynamicShapes.md) builds one version of each bag's row per
     vector count and picks it with an `scf.index_switch` inside the loop
     over the bags, marking that loop `embbag.row_dispatch`. On tensors the
     switch must stay inside the loop: hoisted, it would hide the kernel's
