@@ -149,6 +149,12 @@ struct KernelContext {
   Value prefetchIntoL1;
   // A quantized table: the byte column of each row's scale (index).
   Value scaleColumn;
+  // The result's column of the table's column 0 (index), when the table is
+  // a block of a longer row's columns (a shared version); null: 0.
+  Value outColumn;
+  // The first bag of the bag loop, which ends at `p.numBags` (index): a
+  // shared version runs on a group of bags; null: 0.
+  Value firstBag;
 };
 
 /// One bag of the bag loop, and where its result row goes.

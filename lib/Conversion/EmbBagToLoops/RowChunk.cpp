@@ -411,8 +411,10 @@ Value mlir::embbag::loops::buildChunk(ImplicitLocOpBuilder &b,
   for (auto [acc, col, mask] : llvm::zip_equal(accs, cols, chunk.masks)) {
     Value v = k.widensFloat ? arith::TruncFOp::create(b, k.vecStorageType, acc)
                             : castTo(b, acc, k.vecStorageType);
+    Value outCol =
+        k.outColumn ? b.createOrFold<arith::AddIOp>(col, k.outColumn) : col;
     out = vector::TransferWriteOp::create(
-              b, out.getType(), v, out, ValueRange{bag.outRow, col},
+              b, out.getType(), v, out, ValueRange{bag.outRow, outCol},
               AffineMapAttr::get(map), mask, b.getBoolArrayAttr({true}))
               .getResult();
   }

@@ -33,8 +33,10 @@ static BagRef bagRef(ImplicitLocOpBuilder &b, const KernelContext &k, Value bag,
 /// [1, row] slice of the result and inserts it in parallel.
 static Value buildParallelBags(ImplicitLocOpBuilder &b, const KernelContext &k,
                                Value init, const RowBuilder &buildRow) {
+  OpFoldResult firstBag =
+      k.firstBag ? OpFoldResult(k.firstBag) : b.getIndexAttr(0);
   auto forall = scf::ForallOp::create(
-      b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+      b, ArrayRef<OpFoldResult>{firstBag},
       ArrayRef<OpFoldResult>{getAsOpFoldResult(k.p.numBags)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ValueRange{init},
       /*mapping=*/std::nullopt);
@@ -60,7 +62,8 @@ Value mlir::embbag::loops::buildBagLoop(ImplicitLocOpBuilder &b,
   if (k.shape.parallel)
     return buildParallelBags(b, k, init, buildRow);
   auto bagLoop = scf::ForOp::create(
-      b, cst(b, 0), k.p.numBags, cst(b, 1), ValueRange{init},
+      b, k.firstBag ? k.firstBag : cst(b, 0), k.p.numBags, cst(b, 1),
+      ValueRange{init},
       [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
         ImplicitLocOpBuilder ib(loc, nested);
         scf::YieldOp::create(

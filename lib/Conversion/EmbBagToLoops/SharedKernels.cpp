@@ -251,6 +251,17 @@ static Value rowLength(ImplicitLocOpBuilder &b, KernelContext &k) {
   return k.p.rowwiseBits ? planQuantizedRow(b, k) : dim(b, k.p.table, 1);
 }
 
+/// The columns [col, row) of every row of the 2-D `table`.
+static Value sliceColumns(ImplicitLocOpBuilder &b, Value table, Value col,
+                          Value row) {
+  SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), col};
+  SmallVector<OpFoldResult> sizes{getAsOpFoldResult(dim(b, table, 0)),
+                                  getAsOpFoldResult(arith::SubIOp::create(
+                                      b, row, col).getResult())};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, table, offsets, sizes, strides);
+}
+
 /// The function of one version: the bag loop of `version` for the columns
 /// [col, end) of each bag's row. Its tensors but the result (the last
 /// argument) come in buffers of unit inner stride.
@@ -268,10 +279,27 @@ static func::FuncOp buildVersion(SymbolTable &symbols, Location loc,
   ImplicitLocOpBuilder b(loc, builder);
   ValueRange args = func.getArguments();
   BagProblem p = mapProblem(problem, args);
-  KernelContext k(p, shape);
-  k.row = rowLength(b, k);
-  planPrefetch(b, k);
+  Value firstBag = args[args.size() - 4];
   Value col = args[args.size() - 3], end = args[args.size() - 2];
+  Value row, outColumn;
+  if (!p.rowwiseBits) {
+    // The version reads the table from column `col` on, a view whose start
+    // is computed once: the hot loop's addresses are then a row's start
+    // plus constants. With `col` in each address LLVM kept one register per
+    // vector's column, and with AVX2's 16 registers spilled them to the
+    // stack in the loop over the indices.
+    row = dim(b, p.table, 1);
+    p.table = sliceColumns(b, p.table, col, row);
+    end = arith::SubIOp::create(b, end, col);
+    outColumn = col;
+    col = cst(b, 0);
+  }
+  KernelContext k(p, shape);
+  // The whole row: a parallel bag loop slices the result's rows with it.
+  k.row = row ? row : rowLength(b, k);
+  k.outColumn = outColumn;
+  k.firstBag = firstBag;
+  planPrefetch(b, k);
   Value result =
       buildBagLoop(b, k, args.back(),
                    [&](ImplicitLocOpBuilder &rb, const BagRef &bag, Value out) {
@@ -306,16 +334,18 @@ static Value blockWidth(ImplicitLocOpBuilder &b, const KernelShape &shape,
 }
 
 /// The calls of `versions` in the cases of a switch on `key`, each on the
-/// columns [col, end) of `out`.
+/// bags from `firstBag` to the `operands`' num_bags and the columns
+/// [col, end) of `out`.
 static Value switchVersions(ImplicitLocOpBuilder &b, Value key,
-                            ValueRange operands, Value col, Value end,
-                            Value out, const SharedKernels::VersionSet &set) {
+                            ValueRange operands, Value firstBag, Value col,
+                            Value end, Value out,
+                            const SharedKernels::VersionSet &set) {
   SmallVector<int64_t> keys = llvm::map_to_vector(
       set, [](const auto &version) { return version.first.key; });
   auto switchOp = scf::IndexSwitchOp::create(b, TypeRange{out.getType()}, key,
                                              keys, keys.size());
   SmallVector<Value> args(operands);
-  llvm::append_values(args, col, end, out);
+  llvm::append_values(args, firstBag, col, end, out);
   OpBuilder::InsertionGuard guard(b);
   for (auto [region, version] :
        llvm::zip_equal(switchOp.getCaseRegions(), set)) {
@@ -330,24 +360,72 @@ static Value switchVersions(ImplicitLocOpBuilder &b, Value key,
   return switchOp.getResult(0);
 }
 
-/// The dispatcher's body: the row's blocks, each by the version of its
-/// key. The switch sits in a loop so that the result is the loop's
-/// iter_arg: bufferization then sees the result's buffer pass through.
-static Value dispatchBlocks(ImplicitLocOpBuilder &b, const KernelShape &shape,
+/// How many bags the dispatcher gives each round of versions. A row of one
+/// block: all of them. A row of several blocks is read once per block:
+/// rounds of as many bags as about half of L2 holds the rows of, so that
+/// the later blocks find their bags' rows in the cache (as the passes of a
+/// static row over one bag do), not in memory. A parallel kernel takes all
+/// bags at once: each round would be a parallel region.
+static Value bagsPerRound(ImplicitLocOpBuilder &b, const KernelContext &k,
+                          Value row, Value width, Value numBags) {
+  Value all = arith::MaxUIOp::create(b, numBags, cst(b, 1));
+  if (k.shape.parallel)
+    return all;
+  auto tableType = cast<ShapedType>(k.p.table.getType());
+  int64_t bits = tableType.getElementTypeBitWidth();
+  Value rowBytes = arith::CeilDivUIOp::create(
+      b, arith::MulIOp::create(b, dim(b, k.p.table, 1), cst(b, bits)),
+      cst(b, 8));
+  Value indicesPerBag =
+      arith::CeilDivUIOp::create(b, dim(b, k.p.indices, 0), all);
+  Value bagBytes = arith::MaxUIOp::create(
+      b, arith::MulIOp::create(b, indicesPerBag, rowBytes), cst(b, 1));
+  Value round = arith::MaxUIOp::create(
+      b, arith::DivUIOp::create(b, cst(b, k.shape.target.l2CacheBytes / 2),
+                                bagBytes),
+      cst(b, 1));
+  Value oneBlock =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::uge, width, row);
+  return arith::SelectOp::create(b, oneBlock, all, round);
+}
+
+/// The dispatcher's body: for each round of bags, the row's blocks, each
+/// by the version of its key. The switch sits in loops so that the result
+/// is their iter_arg: bufferization then sees the result's buffer pass
+/// through.
+static Value dispatchBlocks(ImplicitLocOpBuilder &b, const KernelContext &k,
                             Value row, ValueRange operands, Value init,
                             const SharedKernels::VersionSet &set) {
+  const KernelShape &shape = k.shape;
   Value width = blockWidth(b, shape, row);
-  auto blockLoop = scf::ForOp::create(
-      b, cst(b, 0), row, width, ValueRange{init},
-      [&](OpBuilder &nested, Location loc, Value col, ValueRange iterArgs) {
-        ImplicitLocOpBuilder lb(loc, nested);
-        Value end = arith::MinUIOp::create(
-            lb, row, arith::AddIOp::create(lb, col, width));
-        Value key = rowKey(lb, shape, arith::SubIOp::create(lb, end, col));
-        scf::YieldOp::create(
-            lb, switchVersions(lb, key, operands, col, end, iterArgs[0], set));
+  // kernelOperands: num_bags is the last but one.
+  size_t numBagsPosition = operands.size() - 2;
+  Value numBags = operands[numBagsPosition];
+  Value round = bagsPerRound(b, k, row, width, numBags);
+  auto roundLoop = scf::ForOp::create(
+      b, cst(b, 0), numBags, round, ValueRange{init},
+      [&](OpBuilder &nested, Location loc, Value firstBag,
+          ValueRange roundArgs) {
+        ImplicitLocOpBuilder rb(loc, nested);
+        SmallVector<Value> roundOperands(operands);
+        roundOperands[numBagsPosition] = arith::MinUIOp::create(
+            rb, numBags, arith::AddIOp::create(rb, firstBag, round));
+        auto blockLoop = scf::ForOp::create(
+            rb, cst(rb, 0), row, width, ValueRange{roundArgs[0]},
+            [&](OpBuilder &inner, Location innerLoc, Value col,
+                ValueRange iterArgs) {
+              ImplicitLocOpBuilder lb(innerLoc, inner);
+              Value end = arith::MinUIOp::create(
+                  lb, row, arith::AddIOp::create(lb, col, width));
+              Value key =
+                  rowKey(lb, shape, arith::SubIOp::create(lb, end, col));
+              scf::YieldOp::create(lb, switchVersions(lb, key, roundOperands,
+                                                      firstBag, col, end,
+                                                      iterArgs[0], set));
+            });
+        scf::YieldOp::create(rb, blockLoop.getResult(0));
       });
-  return blockLoop.getResult(0);
+  return roundLoop.getResult(0);
 }
 
 /// The dispatcher of a kind: its buffers given unit inner stride, as
@@ -375,7 +453,7 @@ static func::FuncOp buildDispatcher(SymbolTable &symbols, Location loc,
   }
   BagProblem p = mapProblem(k.p, operands);
   KernelContext dk(p, k.shape);
-  Value result = dispatchBlocks(b, k.shape, rowLength(b, dk), operands,
+  Value result = dispatchBlocks(b, dk, rowLength(b, dk), operands,
                                 func.getArguments().back(), set);
   func::ReturnOp::create(b, result);
   return func;
@@ -401,7 +479,7 @@ Operation *SharedKernels::buildKind(Location loc, const KernelContext &k,
   std::string prefix = uniquePrefix(symbols, base, versions.front().key);
   SmallVector<Type> versionTypes(operandTypes);
   Type index = IndexType::get(loc.getContext());
-  llvm::append_values(versionTypes, index, index, resultType);
+  llvm::append_values(versionTypes, index, index, index, resultType);
   VersionSet set;
   for (const RowVersion &version : versions) {
     std::string name = prefix + "__row_version_" + std::to_string(version.key);

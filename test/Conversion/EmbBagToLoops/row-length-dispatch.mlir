@@ -100,15 +100,23 @@ func.func @dynamic_rank3(%t: tensor<?x?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?
 }
 
 // On a module, the same versions are functions that the kind's dispatcher
-// calls once per block of the row, with the block's columns [col, end): a
-// masked version masks its last vector to `end`.
+// calls once per block of the row, with the block's columns [col, end). A
+// version reads a view of the table from column `col` on, so that its loads
+// are at constant columns, masks its last vector to the block's width, and
+// writes the result at `col` on.
 // SHARED-LABEL: func.func @dynamic_row(
 // SHARED:         call @__embbag_rows_sum_f32__dispatch(
 // SHARED-LABEL: func.func private @__embbag_rows_sum_f32__row_version_3(
-// SHARED-SAME:    %[[COL:[a-z0-9]+]]: index, %[[END:[a-z0-9]+]]: index, %{{[a-z0-9]+}}: tensor<?x?xf32>)
-// SHARED:         %[[LAST:.*]] = arith.addi %[[COL]], %c8 : index
-// SHARED:         %[[REST:.*]] = arith.subi %[[END]], %[[LAST]] : index
-// SHARED:         vector.create_mask %[[REST]] : vector<8xi1>
+// SHARED-SAME:    %[[TABLE:[a-z0-9]+]]: tensor<?x?xf32> {{.*}}, %[[COL:[a-z0-9]+]]: index, %[[END:[a-z0-9]+]]: index, %{{[a-z0-9]+}}: tensor<?x?xf32>)
+// SHARED:         %[[VIEW:.*]] = tensor.extract_slice %[[TABLE]][0, %[[COL]]]
+// SHARED:         %[[WIDTH:.*]] = arith.subi %[[END]], %[[COL]] : index
+// SHARED:         %[[REST:.*]] = arith.subi %[[WIDTH]], %c8 : index
+// SHARED:         %[[MASK:.*]] = vector.create_mask %[[REST]] : vector<8xi1>
+// SHARED:           vector.transfer_read %[[VIEW]][%{{.*}}, %c0]
+// SHARED:           vector.transfer_read %[[VIEW]][%{{.*}}, %c8], %{{.*}}, %[[MASK]]
+// SHARED:         vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[COL]]]
+// SHARED:         %[[SECOND:.*]] = arith.addi %[[COL]], %c8 : index
+// SHARED:         vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[SECOND]]], %[[MASK]]
 // The block is the whole row when a version fits it (at most 2 vectors of
 // 8 here), else 16 columns (2 whole vectors), the last block narrower; its
 // key is the row's key above.

@@ -450,3 +450,19 @@ func.func @rowwise_to_packed(%t: tensor<10x36xui8>, %i: tensor<4xi32>) -> tensor
   %r = embbag.offsets max %t[%i] offsets(%o) rowwise(i4) : (tensor<10x36xui8>, tensor<4xi32>, tensor<2xi32>) -> tensor<2x64xf16>
   return %r : tensor<2x64xf16>
 }
+
+// -----
+
+// The shared patterns that rebuild an op (all-ones weights, padding_idx(-1),
+// a constant default) keep its result type, even where the operands alone
+// would give a less static one, and its discardable attributes.
+// CHECK-LABEL: func.func @rebuilt_op_keeps_type_and_attributes(
+// CHECK:           %[[R:.*]] = embbag.segments sum %{{.*}}[%{{.*}}] segment_ids(%{{.*}}) num_segments(%{{.*}}) default(2) {test.kept = "yes"} : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32) -> tensor<3x2xf32>
+// CHECK-NEXT:      return %[[R]]
+func.func @rebuilt_op_keeps_type_and_attributes(%t: tensor<5x2xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>, %n: i32) -> tensor<3x2xf32> {
+  %d = arith.constant 2 : i32
+  %none = arith.constant -1 : i32
+  %w = arith.constant dense<1.0> : tensor<4xf32>
+  %0 = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) default(%d) padding_idx(%none) weights(%w) {test.kept = "yes"} : (tensor<5x2xf32>, tensor<4xi32>, tensor<4xi32>, i32, i32, i32, tensor<4xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}

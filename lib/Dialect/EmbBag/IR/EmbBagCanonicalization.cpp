@@ -83,16 +83,39 @@ bool isStaticDefaultInTable(IntegerAttr d, RankedTensorType tableType) {
 
 /// Whether the runtime check of `op`'s padding_idx cannot fail: absent, or
 /// a constant in [-1, num_emb) of a table whose num_emb is static.
-template <typename OpTy> bool isPaddingCheckDroppable(OpTy op) {
+bool isPaddingCheckDroppable(BagOpInterface op) {
   if (!op.getPaddingIdx())
     return true;
   std::optional<int64_t> p = getConstantScalar(op.getPaddingIdx());
-  int64_t numEmb = op.getTableType().getDimSize(0);
+  int64_t numEmb = op.getTable().getType().getDimSize(0);
   return p && *p >= -1 && !ShapedType::isDynamic(numEmb) && *p < numEmb;
 }
 
+/// Whether the runtime check of `op`'s default cannot fail: absent, or
+/// static and in the table.
+bool isDefaultCheckDroppable(BagOpInterface op) {
+  std::optional<OpFoldResult> d = op.getMixedDefaultIndex();
+  if (!d)
+    return true;
+  auto attr = dyn_cast_if_present<IntegerAttr>(dyn_cast<Attribute>(*d));
+  return isStaticDefaultInTable(attr, op.getTable().getType());
+}
+
+/// Replaces `op` by the op of its form on `operands`, which compute the
+/// same values: the result keeps its type and the op its discardable
+/// attributes (a sharding annotation, ...).
+void replaceWithOperands(PatternRewriter &rewriter, BagOpInterface op,
+                         const BagOperands &operands) {
+  rewriter.setInsertionPoint(op);
+  Value created = op.cloneWithOperands(rewriter, op.getLoc(), operands);
+  Operation *newOp = created.getDefiningOp();
+  created.setType(op.getBagResultType());
+  newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rewriter.replaceOp(op, created);
+}
+
 //===----------------------------------------------------------------------===//
-// Patterns shared by the three ops
+// Patterns shared by the three ops (BagOpInterface)
 //===----------------------------------------------------------------------===//
 
 /// Folds a `tensor.cast` that only hides static sizes into the op:
@@ -100,11 +123,11 @@ template <typename OpTy> bool isPaddingCheckDroppable(OpTy op) {
 ///   embbag.packed sum %c[%i] ...
 /// reads %t directly (the upstream `foldTensorCast` idea). The result keeps
 /// its type here; RefineResultType below makes it static.
-template <typename OpTy>
-struct FoldTensorCastProducer : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+struct FoldTensorCastProducer
+    : public OpInterfaceRewritePattern<BagOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(OpTy op,
+  LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
     SmallVector<Value> operands(op->getOperands());
     bool folded = false;
@@ -135,37 +158,37 @@ struct FoldTensorCastProducer : public OpRewritePattern<OpTy> {
 
 /// Gives the result the static sizes its operands imply, with a
 /// `tensor.cast` back to the old type for the existing users.
-template <typename OpTy>
-struct RefineResultType : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+struct RefineResultType : public OpInterfaceRewritePattern<BagOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(OpTy op,
+  LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    Type oldType = op.getResult().getType();
+    Value result = op->getResult(0);
+    Type oldType = result.getType();
     RankedTensorType refined = getRefinedResultType(op);
     if (refined == oldType)
       return failure();
-    rewriter.modifyOpInPlace(op, [&] { op.getResult().setType(refined); });
+    rewriter.modifyOpInPlace(op, [&] { result.setType(refined); });
     rewriter.setInsertionPointAfter(op);
     auto castBack =
-        tensor::CastOp::create(rewriter, op.getLoc(), oldType, op.getResult());
-    rewriter.replaceAllUsesExcept(op.getResult(), castBack.getResult(),
-                                  castBack);
+        tensor::CastOp::create(rewriter, op.getLoc(), oldType, result);
+    rewriter.replaceAllUsesExcept(result, castBack.getResult(), castBack);
     return success();
   }
 };
 
 /// Drops weights that are all one from a sum: w * x == x. With padding_idx
 /// too: the skipped indices' weights are not read either way.
-template <typename OpTy>
-struct DropAllOnesWeights : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+struct DropAllOnesWeights : public OpInterfaceRewritePattern<BagOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(OpTy op,
+  LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
     if (op.getReduction() != Reduction::sum || !isAllOnes(op.getWeights()))
       return failure();
-    rewriter.modifyOpInPlace(op, [&] { op.getWeightsMutable().clear(); });
+    BagOperands operands = op.getBagOperands();
+    operands.weights = Value();
+    replaceWithOperands(rewriter, op, operands);
     return success();
   }
 };
@@ -174,20 +197,20 @@ struct DropAllOnesWeights : public OpRewritePattern<OpTy> {
 /// check of the op could fail: with no bags no index is read, but a given
 /// default or padding_idx is checked whether or not it is used, and segment
 /// ids must lie in [0, 0), so segments need no indices at all.
-template <typename OpTy>
-struct FoldZeroBags : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+struct FoldZeroBags : public OpInterfaceRewritePattern<BagOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(OpTy op,
+  LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    RankedTensorType resultType = op.getResultType();
+    RankedTensorType resultType = op.getBagResultType();
     if (resultType.getDimSize(0) != 0 || !canDropChecks(op) ||
         !isPaddingCheckDroppable(op))
       return failure();
     // The sizes the op reifies (a quantized row's length is not the
     // table's).
     ReifiedRankedShapedTypeDims shapes;
-    if (failed(op.reifyResultShapes(rewriter, shapes)))
+    if (failed(cast<ReifyRankedShapedTypeOpInterface>(op.getOperation())
+                   .reifyResultShapes(rewriter, shapes)))
       return failure();
     SmallVector<Value> dynamicSizes;
     for (int64_t dim = 1, e = resultType.getRank(); dim < e; ++dim)
@@ -198,20 +221,38 @@ struct FoldZeroBags : public OpRewritePattern<OpTy> {
     return success();
   }
 
-  static bool canDropChecks(PackedOp) { return true; }
-  static bool canDropChecks(OffsetsOp op) {
-    // With include_last_offset zero bags still have one offset to check.
-    if (op.getIncludeLastOffset())
-      return false;
-    return !op.getMixedDefaultIndex() ||
-           isStaticDefaultInTable(op.getStaticDefaultIndexAttr(),
-                                  op.getTableType());
+  static bool canDropChecks(BagOpInterface op) {
+    switch (op.getBagForm()) {
+    case BagForm::Packed:
+      return true;
+    case BagForm::Offsets:
+      // With include_last_offset zero bags still have one offset to check.
+      return !op.getIncludeLastOffset() && isDefaultCheckDroppable(op);
+    case BagForm::Segments:
+      return cast<RankedTensorType>(op.getIndices().getType()).getDimSize(0) ==
+                 0 &&
+             isDefaultCheckDroppable(op);
+    }
+    llvm_unreachable("unknown bag form");
   }
-  static bool canDropChecks(SegmentsOp op) {
-    return op.getIndicesType().getDimSize(0) == 0 &&
-           (!op.getMixedDefaultIndex() ||
-            isStaticDefaultInTable(op.getStaticDefaultIndexAttr(),
-                                   op.getTableType()));
+};
+
+/// `padding_idx(-1)` skips nothing: drop it (the -1 passes the runtime
+/// check). Any other constant stays an operand: one below -1 or past the
+/// table breaks the contract (--embbag-verify-constants reports it, the
+/// checked lowering stops on it), one in the table is what the op skips.
+struct DropNoPaddingIdx : public OpInterfaceRewritePattern<BagOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(BagOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> value = getConstantScalar(op.getPaddingIdx());
+    if (!value || *value != -1)
+      return failure();
+    BagOperands operands = op.getBagOperands();
+    operands.paddingIdx = Value();
+    replaceWithOperands(rewriter, op, operands);
+    return success();
   }
 };
 
@@ -223,26 +264,25 @@ struct FoldZeroBags : public OpRewritePattern<OpTy> {
 /// the static form `default(2)`. A constant below -1 breaks the contract and
 /// is left alone: --embbag-verify-constants reports it, the checked lowering
 /// stops on it.
-template <typename OpTy>
-struct FoldConstantDefault : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+struct FoldConstantDefault : public OpInterfaceRewritePattern<BagOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(OpTy op,
+  LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    if (IntegerAttr attr = op.getStaticDefaultIndexAttr()) {
+    BagOperands operands = op.getBagOperands();
+    if (IntegerAttr attr = operands.staticDefault) {
       if (attr.getInt() != -1)
         return failure();
-      rewriter.modifyOpInPlace(op, [&] { op.removeStaticDefaultIndexAttr(); });
-      return success();
-    }
-    std::optional<int64_t> value = getConstantScalar(op.getDefaultIndex());
-    if (!value || *value < -1)
-      return failure();
-    rewriter.modifyOpInPlace(op, [&] {
-      op.getDefaultIndexMutable().clear();
+      operands.staticDefault = IntegerAttr();
+    } else {
+      std::optional<int64_t> value = getConstantScalar(operands.defaultIndex);
+      if (!value || *value < -1)
+        return failure();
+      operands.defaultIndex = Value();
       if (*value != -1)
-        op.setStaticDefaultIndexAttr(rewriter.getI64IntegerAttr(*value));
-    });
+        operands.staticDefault = rewriter.getI64IntegerAttr(*value);
+    }
+    replaceWithOperands(rewriter, op, operands);
     return success();
   }
 };
@@ -267,24 +307,6 @@ struct FoldConstantNumSegments : public OpRewritePattern<SegmentsOp> {
       op.getNumSegmentsMutable().clear();
       op.setStaticNumSegmentsAttr(rewriter.getI64IntegerAttr(*value));
     });
-    return success();
-  }
-};
-
-/// `padding_idx(-1)` skips nothing: drop it (the -1 passes the runtime
-/// check). Any other constant stays an operand: one below -1 or past the
-/// table breaks the contract (--embbag-verify-constants reports it, the
-/// checked lowering stops on it), one in the table is what the op skips.
-template <typename OpTy>
-struct DropNoPaddingIdx : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    std::optional<int64_t> value = getConstantScalar(op.getPaddingIdx());
-    if (!value || *value != -1)
-      return failure();
-    rewriter.modifyOpInPlace(op, [&] { op.getPaddingIdxMutable().clear(); });
     return success();
   }
 };
@@ -378,25 +400,19 @@ struct OffsetsToPacked : public OpRewritePattern<OffsetsOp> {
 // Registration
 //===----------------------------------------------------------------------===//
 
-void PackedOp::getCanonicalizationPatterns(RewritePatternSet &results,
-                                           MLIRContext *context) {
-  results.add<FoldTensorCastProducer<PackedOp>, RefineResultType<PackedOp>,
-              DropAllOnesWeights<PackedOp>, FoldZeroBags<PackedOp>,
-              DropNoPaddingIdx<PackedOp>>(context);
+void EmbBagDialect::getCanonicalizationPatterns(
+    RewritePatternSet &results) const {
+  results.add<FoldTensorCastProducer, RefineResultType, DropAllOnesWeights,
+              FoldZeroBags, FoldConstantDefault, DropNoPaddingIdx>(
+      getContext());
 }
 
 void OffsetsOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
-  results.add<FoldTensorCastProducer<OffsetsOp>, RefineResultType<OffsetsOp>,
-              DropAllOnesWeights<OffsetsOp>, FoldZeroBags<OffsetsOp>,
-              FoldConstantDefault<OffsetsOp>, DropNoPaddingIdx<OffsetsOp>,
-              OffsetsToPacked>(context);
+  results.add<OffsetsToPacked>(context);
 }
 
 void SegmentsOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                              MLIRContext *context) {
-  results.add<FoldTensorCastProducer<SegmentsOp>, RefineResultType<SegmentsOp>,
-              DropAllOnesWeights<SegmentsOp>, FoldZeroBags<SegmentsOp>,
-              FoldConstantDefault<SegmentsOp>, DropNoPaddingIdx<SegmentsOp>,
-              FoldConstantNumSegments>(context);
+  results.add<FoldConstantNumSegments>(context);
 }

@@ -202,14 +202,18 @@ static LogicalResult verifyRowwise(Operation *op, TypeAttr rowwise,
   return success();
 }
 
-/// Checks the rules every bag op shares: weights, reduction and the result
-/// type against `inferredType`.
-static LogicalResult
-verifyBagOpCommon(Operation *op, Reduction reduction,
-                  RankedTensorType tableType, Value indices, Value weights,
-                  RankedTensorType resultType, RankedTensorType inferredType,
-                  StringRef batchSource, TypeAttr rowwise) {
-  auto indicesType = cast<RankedTensorType>(indices.getType());
+/// Checks the rules every bag op shares, read through BagOpInterface:
+/// weights, reduction and the result type against the type its operands
+/// give (`inferredType`; its batch comes from `batchSource`).
+static LogicalResult verifyBagOpCommon(BagOpInterface op,
+                                       RankedTensorType inferredType,
+                                       StringRef batchSource) {
+  Reduction reduction = op.getReduction();
+  RankedTensorType tableType = op.getTable().getType();
+  auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+  Value weights = op.getWeights();
+  RankedTensorType resultType = op.getBagResultType();
+  TypeAttr rowwise = op.getRowwiseAttr();
   if (rowwise && failed(verifyRowwise(op, rowwise, tableType, resultType)))
     return failure();
   // The values the bags reduce: the table's, or the dequantized rows'.
@@ -449,11 +453,10 @@ LogicalResult PackedOp::verify() {
       failed(verifyIndexType(*this, getPaddingIdx(), "padding_idx",
                              getIndexElementType())))
     return failure();
-  return verifyBagOpCommon(*this, getReduction(), getTableType(), getIndices(),
-                           getWeights(), getResultType(),
+  return verifyBagOpCommon(*this,
                            inferBagResultType(getTableType(), getRowwiseAttr(),
                                               getIndicesType().getDimSize(0)),
-                           "indices dimension 0 (batch)", getRowwiseAttr());
+                           "indices dimension 0 (batch)");
 }
 
 LogicalResult
@@ -505,13 +508,11 @@ LogicalResult OffsetsOp::verify() {
     return emitOpError() << "offsets must have at least one entry with "
                             "include_last_offset (it ends the last bag)";
   return verifyBagOpCommon(
-      *this, getReduction(), getTableType(), getIndices(), getWeights(),
-      getResultType(),
+      *this,
       inferBagResultType(getTableType(), getRowwiseAttr(),
                          getOffsetsBatch(numOffsets, getIncludeLastOffset())),
       getIncludeLastOffset() ? "the number of offsets - 1 (batch)"
-                             : "the number of offsets (batch)",
-      getRowwiseAttr());
+                             : "the number of offsets (batch)");
 }
 
 LogicalResult
@@ -589,12 +590,10 @@ LogicalResult SegmentsOp::verify() {
   if (staticNumSegments && staticNumSegments.getInt() < 0)
     return emitOpError() << "static num_segments must be non-negative, but got "
                          << staticNumSegments.getInt();
-  return verifyBagOpCommon(
-      *this, getReduction(), getTableType(), getIndices(), getWeights(),
-      getResultType(),
-      inferBagResultType(getTableType(), getRowwiseAttr(),
-                         getSegmentsBatch(staticNumSegments)),
-      "the static num_segments", getRowwiseAttr());
+  return verifyBagOpCommon(*this,
+                           inferBagResultType(getTableType(), getRowwiseAttr(),
+                                              getSegmentsBatch(staticNumSegments)),
+                           "the static num_segments");
 }
 
 LogicalResult

@@ -65,6 +65,8 @@ def EmbBag_Dialect : Dialect {
   let discardableAttrs = (ins "::mlir::UnitAttr":$runtime_check,
                               "::mlir::UnitAttr":$row_dispatch);
   let hasOperationAttrVerify = 1;
+  // The canonicalization patterns of every op with BagOpInterface.
+  let hasCanonicalizer = 1;
 }
 
 class EmbBag_Op<string mnemonic, list<Trait> traits = []>

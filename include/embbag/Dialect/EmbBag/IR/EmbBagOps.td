@@ -62,7 +62,8 @@ class EmbBag_BagOp<string mnemonic, list<Trait> traits = []>
                                   ["reifyResultShapes"]>])> {
   let results = (outs EmbBag_ElementTensor:$result);
   let hasVerifier = 1;
-  let hasCanonicalizer = 1;
+  // The canonicalization patterns every bag op shares are the dialect's
+  // (they match BagOpInterface); an op lists only its own.
   // Bytecode of the properties, read as the dialect version of the file
   // has them (lib/Dialect/EmbBag/IR/EmbBagBytecode.cpp).
   let useCustomPropertiesEncoding = 1;
@@ -322,6 +323,7 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
                        Optional<EmbBag_ElementTensor>:$weights,
                        OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
 
+  let hasCanonicalizer = 1;
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `offsets` `(` $offsets `)`
     (`include_last_offset` $include_last_offset^)?
@@ -410,6 +412,7 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
                        Optional<EmbBag_ElementTensor>:$weights,
                        OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
 
+  let hasCanonicalizer = 1;
   let assemblyFormat = [{
     custom<Reduction>($reduction) $table `[` $indices `]` `segment_ids` `(` $segment_ids `)`
     `num_segments` `(` custom<DynamicOrStaticIndex>($num_segments, $static_num_segments) `)`
