@@ -11,6 +11,8 @@
 // RUN:   | FileCheck %s --check-prefix=LLVMIR
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx512" | mlir-translate --mlir-to-llvmir \
 // RUN:   | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver4 | FileCheck %s --check-prefix=ASM
+// RUN: embbag-opt %s --embbag-to-llvm="target=avx2" | mlir-translate --mlir-to-llvmir \
+// RUN:   | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver3 | FileCheck %s --check-prefix=AVX2
 
 // The kernel calls its kind's dispatcher; versions 1 to 16 (whole zmm
 // vectors, the last one masked; longer rows in blocks of 16), each called
@@ -56,6 +58,26 @@
 // ASM-NOT: (%rsp)
 // ASM: {{jl|jne|jb|jg|jmp}} .LBB
 // ASM-LABEL: {{^}}__embbag_rows_sum_f32__row_version_5:
+// Regression test: with AVX2's 16 registers, the version for rows of eight
+// whole ymm vectors (key 16) kept each vector's column (the block's first
+// column plus a constant) in a register, spilled them, and reloaded eight
+// from the stack per index. It reads a view of its block instead: the
+// eight loads are one row's start plus 0 to 224 bytes, nothing from the
+// stack.
+// AVX2-LABEL: {{^}}__embbag_rows_sum_f32__row_version_16:
+// AVX2: Inner Loop Header: Depth=2
+// AVX2-NOT: (%rsp)
+// AVX2: vaddps (%[[T:[a-z0-9]+]],%[[R:[a-z0-9]+]],4), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
+// AVX2-NOT: (%rsp)
+// AVX2-NEXT: vaddps 32(%[[T]],%[[R]],4)
+// AVX2-NEXT: vaddps 64(%[[T]],%[[R]],4)
+// AVX2-NEXT: vaddps 96(%[[T]],%[[R]],4)
+// AVX2-NEXT: vaddps 128(%[[T]],%[[R]],4)
+// AVX2-NEXT: vaddps 160(%[[T]],%[[R]],4)
+// AVX2-NEXT: vaddps 192(%[[T]],%[[R]],4)
+// AVX2-NEXT: vaddps 224(%[[T]],%[[R]],4)
+// AVX2-NOT: (%rsp)
+// AVX2: {{jl|jne|jb|jg|jmp}} .LBB
 func.func @dyn(%t: tensor<?x?xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>,
                %out: memref<?x?xf32>) attributes {llvm.emit_c_interface} {
   %r = embbag.offsets sum %t[%i] offsets(%o)

@@ -255,9 +255,9 @@ static Value rowLength(ImplicitLocOpBuilder &b, KernelContext &k) {
 static Value sliceColumns(ImplicitLocOpBuilder &b, Value table, Value col,
                           Value row) {
   SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), col};
-  SmallVector<OpFoldResult> sizes{getAsOpFoldResult(dim(b, table, 0)),
-                                  getAsOpFoldResult(arith::SubIOp::create(
-                                      b, row, col).getResult())};
+  SmallVector<OpFoldResult> sizes{
+      getAsOpFoldResult(dim(b, table, 0)),
+      getAsOpFoldResult(arith::SubIOp::create(b, row, col).getResult())};
   SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
   return tensor::ExtractSliceOp::create(b, table, offsets, sizes, strides);
 }
@@ -381,8 +381,9 @@ static Value bagsPerRound(ImplicitLocOpBuilder &b, const KernelContext &k,
   Value bagBytes = arith::MaxUIOp::create(
       b, arith::MulIOp::create(b, indicesPerBag, rowBytes), cst(b, 1));
   Value round = arith::MaxUIOp::create(
-      b, arith::DivUIOp::create(b, cst(b, k.shape.target.l2CacheBytes / 2),
-                                bagBytes),
+      b,
+      arith::DivUIOp::create(b, cst(b, k.shape.target.l2CacheBytes / 2),
+                             bagBytes),
       cst(b, 1));
   Value oneBlock =
       arith::CmpIOp::create(b, arith::CmpIPredicate::uge, width, row);

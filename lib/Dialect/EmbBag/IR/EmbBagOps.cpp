@@ -584,16 +584,18 @@ LogicalResult SegmentsOp::verify() {
     return emitOpError() << "segment_ids must have one id per index: " << numIds
                          << " ids for " << numIndices << " indices";
   IntegerAttr staticNumSegments = getStaticNumSegmentsAttr();
-  if (static_cast<bool>(getNumSegments()) == static_cast<bool>(staticNumSegments))
+  if (static_cast<bool>(getNumSegments()) ==
+      static_cast<bool>(staticNumSegments))
     return emitOpError() << "num_segments must be given either as a value or "
                             "as a static attribute, exactly once";
   if (staticNumSegments && staticNumSegments.getInt() < 0)
     return emitOpError() << "static num_segments must be non-negative, but got "
                          << staticNumSegments.getInt();
-  return verifyBagOpCommon(*this,
-                           inferBagResultType(getTableType(), getRowwiseAttr(),
-                                              getSegmentsBatch(staticNumSegments)),
-                           "the static num_segments");
+  return verifyBagOpCommon(
+      *this,
+      inferBagResultType(getTableType(), getRowwiseAttr(),
+                         getSegmentsBatch(staticNumSegments)),
+      "the static num_segments");
 }
 
 LogicalResult
