@@ -85,8 +85,9 @@ static void prefetchWholeRow(ImplicitLocOpBuilder &b, const KernelContext &k,
   chunk.prefetchColumns =
       prefetchColumns(b, k, chunk.col, rowLength, Value(), /*onLines=*/false);
   int64_t bits = k.storageType.getIntOrFloatBitWidth();
+  int64_t lineBits = k.shape.target.cacheLineBytes * 8;
   // A quantized row's bytes are never only its codes.
-  if (!k.p.rowwiseBits && rowLength * bits % (64 * 8) == 0)
+  if (!k.p.rowwiseBits && rowLength * bits % lineBits == 0)
     chunk.onLinesColumns =
         prefetchColumns(b, k, chunk.col, rowLength, Value(), /*onLines=*/true);
 }
