@@ -735,7 +735,8 @@ static LogicalResult verifyTrainingCommon(OpT op, FailureOr<FormBatch> form) {
   if (TypeAttr rowwise = op.getRowwiseAttr())
     return op.emitOpError()
            << "cannot train a rowwise(i"
-           << rowwise.getValue().getIntOrFloatBitWidth() << ") quantized table: the training ops need a table of floats";
+           << rowwise.getValue().getIntOrFloatBitWidth()
+           << ") quantized table: the training ops need a table of floats";
   RankedTensorType tableType = op.getTableType();
   Type elementType = tableType.getElementType();
   // ODS allows integers and f16, bf16, f32, f64 only: a float is one of
