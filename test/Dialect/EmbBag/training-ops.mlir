@@ -3,6 +3,7 @@
 // RUN: embbag-opt %s --emit-bytecode | embbag-opt | FileCheck %s
 // RUN: embbag-opt %s --emit-bytecode --emit-bytecode-version=5 | embbag-opt | FileCheck %s
 // RUN: embbag-opt %s --mlir-print-op-generic | embbag-opt --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+// RUN: embbag-opt %s --loop-invariant-code-motion --cse | FileCheck %s --check-prefix=EFFECTS
 
 // Round trips of the training ops (issue 22): the custom form after a
 // custom, a generic and a bytecode round trip (also in MLIR's bytecode
@@ -147,4 +148,49 @@ func.func @segments_update(%lr: f16, %eps: f32, %s: tensor<5xf64>,
   %1 = embbag.segments_update sum sgd(%eps) %dy, %t[%i] segment_ids(%seg) num_segments(3)
          : (f32, tensor<?x2xf16>, tensor<5x2xf16>, tensor<4xi32>, tensor<4xi32>) -> tensor<5x2xf16>
   return
+}
+
+//===----------------------------------------------------------------------===//
+// Effects: none, but not speculatable (as the forward ops)
+//===----------------------------------------------------------------------===//
+
+// LICM must not hoist them out of a loop that may run zero times (an
+// invalid index stops the checked program); CSE merges identical ones,
+// and an unused one is erased.
+// EFFECTS-LABEL: func.func @effects
+// EFFECTS:         arith.addi
+// EFFECTS:         scf.for
+// EFFECTS-NEXT:      embbag.offsets_grad
+// EFFECTS-NEXT:      embbag.offsets_update
+// EFFECTS-NEXT:      scf.yield
+// EFFECTS-LABEL: func.func @cse
+// EFFECTS-NEXT:    %[[U:.*]] = embbag.packed_update
+// EFFECTS-NEXT:    return %[[U]], %[[U]]
+func.func @effects(%dy: tensor<3x2xf32>, %t: tensor<5x2xf32>, %i: tensor<4xi64>,
+                   %off: tensor<3xi64>, %lr: f32, %n: index, %a: index)
+    -> (tensor<5x2xf32>, tensor<5x2xf32>, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%g = %t, %u = %t, %x = %a)
+      -> (tensor<5x2xf32>, tensor<5x2xf32>, index) {
+    // An upstream Pure op next to them, hoisted: LICM did run.
+    %sum = arith.addi %a, %a : index
+    %0 = embbag.offsets_grad sum %dy, %t[%i] offsets(%off)
+           : (tensor<3x2xf32>, tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> tensor<5x2xf32>
+    %1 = embbag.offsets_update sum sgd(%lr) %dy, %t[%i] offsets(%off)
+           : (f32, tensor<3x2xf32>, tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> tensor<5x2xf32>
+    scf.yield %0, %1, %sum : tensor<5x2xf32>, tensor<5x2xf32>, index
+  }
+  return %r#0, %r#1, %r#2 : tensor<5x2xf32>, tensor<5x2xf32>, index
+}
+
+func.func @cse(%dy: tensor<3x2xf32>, %t: tensor<5x2xf32>, %i: tensor<3x2xi32>,
+               %lr: f32) -> (tensor<5x2xf32>, tensor<5x2xf32>) {
+  %0 = embbag.packed_update sum sgd(%lr) %dy, %t[%i]
+         : (f32, tensor<3x2xf32>, tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<5x2xf32>
+  %1 = embbag.packed_update sum sgd(%lr) %dy, %t[%i]
+         : (f32, tensor<3x2xf32>, tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<5x2xf32>
+  %unused = embbag.packed_grad sum %dy, %t[%i]
+              : (tensor<3x2xf32>, tensor<5x2xf32>, tensor<3x2xi32>) -> tensor<5x2xf32>
+  return %0, %1 : tensor<5x2xf32>, tensor<5x2xf32>
 }
