@@ -755,8 +755,8 @@ static LogicalResult verifyTrainingCommon(OpT op, FailureOr<FormBatch> form) {
       form->source);
 }
 
-/// A result an op must have: its type and what it is, for the diagnostics.
 namespace {
+/// A result an op must have: its type and what it is, for the diagnostics.
 struct ExpectedResult {
   Type type;
   StringRef what;

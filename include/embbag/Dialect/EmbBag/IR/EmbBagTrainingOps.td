@@ -62,6 +62,7 @@ class EmbBag_GradOp<string form, dag clauses, string clauseFormat>
       clauseFormat,
       "(`sparse` $sparse^)? attr-dict `:` functional-type(operands, results)");
 
+  // The result accessors assume a verified op.
   let extraClassDeclaration = trainingExtraClassDeclaration # [{
     /// With `sparse`, the sorted unique rows of the table that the indices
     /// touch; null otherwise.
@@ -96,6 +97,7 @@ class EmbBag_UpdateOp<string form, dag clauses, string clauseFormat>
     custom<Optimizer>($optimizer, $learning_rate, $epsilon, $state)
     $dy `,`}], clauseFormat, "attr-dict `:` functional-type(operands, results)");
 
+  // The result accessors assume a verified op.
   let extraClassDeclaration = trainingExtraClassDeclaration # [{
     /// The table after the step, of the table's type.
     ::mlir::Value getUpdatedTable() { return getUpdated().front(); }
@@ -117,8 +119,8 @@ defvar EmbBag_GradDescription = [{
       bag's `dy` row times what the forward op multiplied the table row by
       (its weight; `1 / count` for `mean`; `w / sqrt(sum w^2)` for
       `sqrtn`); for `max` only the position that gave each element's
-      maximum. Rows no index touches are zeros; a default row taken by an
-      empty bag receives that bag's `dy` row.
+      maximum (the first one on ties). Rows no index touches are zeros;
+      a default row taken by an empty bag receives that bag's `dy` row.
     - with `sparse` (PyTorch's `sparse=True`) instead: the sorted unique
       rows touched, a `tensor<?xT_IND>`, and their gradient rows,
       `tensor<?x d1 x ...>` of the table's element type.
