@@ -2,6 +2,7 @@
 
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -388,6 +389,18 @@ void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
     // An op no pattern takes stays; the callers report what is left.
     (void)applicator.matchAndRewrite(op, rewriter);
   }
+}
+
+LogicalResult refuseTrainingOps(Operation *root) {
+  bool found = false;
+  root->walk([&](Operation *op) {
+    if (!isTrainingOp(op))
+      return;
+    op->emitOpError(
+        "is not lowered yet: the training ops have no lowering (issue 22)");
+    found = true;
+  });
+  return failure(found);
 }
 
 } // namespace mlir::embbag::lowering

@@ -261,6 +261,9 @@ struct ConvertEmbBagToLinalgPass
 #include "embbag/Conversion/PassOptions.h.inc"
 
   void runOnOperation() override {
+    // With leave-unsupported, the loops pass after this one refuses them.
+    if (!leaveUnsupported && failed(refuseTrainingOps(getOperation())))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateEmbBagToLinalgPatterns(patterns, getConvertEmbBagToLinalgOptions());
     // Only embbag.packed is rewritten; the user's code around it comes out

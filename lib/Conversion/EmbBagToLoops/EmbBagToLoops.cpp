@@ -134,6 +134,10 @@ struct ConvertEmbBagToLoopsPass
         resolveTargetModel(getOperation(), options.target);
     if (failed(target))
       return signalPassFailure();
+    // Refused before anything is rewritten, so that a failing run leaves
+    // no half-lowered module behind.
+    if (failed(refuseTrainingOps(getOperation())))
+      return signalPassFailure();
     // On a module, dynamic rows share their versions in functions of it.
     std::optional<SharedKernels> shared;
     if (getOperation()->hasTrait<OpTrait::SymbolTable>())

@@ -117,6 +117,12 @@ Value maximum(ImplicitLocOpBuilder &b, Value lhs, Value rhs, bool isUnsigned);
 void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
                  const FrozenRewritePatternSet &patterns);
 
+/// Reports every training op (`embbag.*_grad`, `embbag.*_update`) nested in
+/// `root` as not lowered yet, and fails if there is one: the lowerings
+/// rewrite the forward ops only, and a training op left in place would
+/// fail much later, or not at all, far from its location.
+LogicalResult refuseTrainingOps(Operation *root);
+
 } // namespace mlir::embbag::lowering
 
 #endif // EMBBAG_CONVERSION_EMBBAGCOMMON_LOWERINGUTILS_H

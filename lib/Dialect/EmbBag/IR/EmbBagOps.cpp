@@ -202,16 +202,90 @@ static LogicalResult verifyRowwise(Operation *op, TypeAttr rowwise,
   return success();
 }
 
+/// Checks the reduction against the values the bags reduce (`valueType`)
+/// and the weights against the reduction and the indices: the rules of
+/// every op that reads bags, forward or training.
+static LogicalResult verifyReductionAndWeights(
+    Operation *op, Reduction reduction, RankedTensorType tableType,
+    RankedTensorType indicesType, Value weights, Type valueType, bool rowwise) {
+  // A square root of an integer count has no integer result worth having.
+  if (reduction == Reduction::sqrtn && !isa<FloatType>(valueType))
+    return op->emitOpError()
+           << "the 'sqrtn' reduction needs a float element type, but the "
+              "table has "
+           << tableType.getElementType();
+  if (!weights)
+    return success();
+  // A weighted mean or max has no agreed meaning (PyTorch rejects both);
+  // TensorFlow's sqrtn defines its weighted form.
+  if (reduction == Reduction::mean || reduction == Reduction::max)
+    return op->emitOpError()
+           << "weights are only supported with the 'sum' and 'sqrtn' "
+              "reductions, not with '"
+           << stringifyReduction(reduction) << "'";
+  auto weightsType = cast<RankedTensorType>(weights.getType());
+  if (weightsType.getElementType() != valueType)
+    return op->emitOpError()
+           << "weights must have the " << (rowwise ? "result" : "table")
+           << " element type " << valueType << ", but got "
+           << weightsType.getElementType();
+  if (weightsType.getRank() != indicesType.getRank())
+    return op->emitOpError() << "weights must have the shape of indices "
+                             << indicesType << ", but got " << weightsType;
+  for (auto [dim, pair] : llvm::enumerate(
+           llvm::zip(weightsType.getShape(), indicesType.getShape()))) {
+    auto [w, i] = pair;
+    if (!ShapedType::isDynamic(w) && !ShapedType::isDynamic(i) && w != i)
+      return op->emitOpError()
+             << "weights dimension " << dim << " is " << w
+             << " but indices dimension " << dim << " is " << i;
+  }
+  return success();
+}
+
+/// Checks `type`, the rows of the bags (the result of a forward op, the
+/// `dy` of a training op; `name` says which), against `inferredType`:
+/// `[batch] ++ table.shape[1:]` of the table's element type, its batch
+/// from `batchSource`. A quantized table's row length was checked by
+/// verifyRowwise.
+static LogicalResult verifyBagRowsType(Operation *op, StringRef name,
+                                       RankedTensorType type,
+                                       RankedTensorType tableType, bool rowwise,
+                                       RankedTensorType inferredType,
+                                       StringRef batchSource) {
+  if (!rowwise && type.getElementType() != tableType.getElementType())
+    return op->emitOpError()
+           << name << " element type " << type.getElementType()
+           << " must be the table element type " << tableType.getElementType();
+  if (type.getRank() != inferredType.getRank())
+    return op->emitOpError()
+           << name << " must have rank " << inferredType.getRank()
+           << " (batch followed by the table's row dimensions), but got "
+           << type;
+  int64_t typeBatch = type.getDimSize(0);
+  int64_t batch = inferredType.getDimSize(0);
+  if (!ShapedType::isDynamic(typeBatch) && !ShapedType::isDynamic(batch) &&
+      typeBatch != batch)
+    return op->emitOpError() << name << " dimension 0 is " << typeBatch
+                             << " but " << batchSource << " is " << batch;
+  for (int64_t dim = 1, e = rowwise ? 1 : type.getRank(); dim < e; ++dim) {
+    int64_t r = type.getDimSize(dim);
+    int64_t t = tableType.getDimSize(dim);
+    if (!ShapedType::isDynamic(r) && !ShapedType::isDynamic(t) && r != t)
+      return op->emitOpError()
+             << name << " dimension " << dim << " is " << formatDim(r)
+             << " but table dimension " << dim << " is " << formatDim(t);
+  }
+  return success();
+}
+
 /// Checks the rules every bag op shares, read through BagOpInterface:
 /// weights, reduction and the result type against the type its operands
 /// give (`inferredType`; its batch comes from `batchSource`).
 static LogicalResult verifyBagOpCommon(BagOpInterface op,
                                        RankedTensorType inferredType,
                                        StringRef batchSource) {
-  Reduction reduction = op.getReduction();
   RankedTensorType tableType = op.getTable().getType();
-  auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
-  Value weights = op.getWeights();
   RankedTensorType resultType = op.getBagResultType();
   TypeAttr rowwise = op.getRowwiseAttr();
   if (rowwise && failed(verifyRowwise(op, rowwise, tableType, resultType)))
@@ -219,67 +293,96 @@ static LogicalResult verifyBagOpCommon(BagOpInterface op,
   // The values the bags reduce: the table's, or the dequantized rows'.
   Type valueType =
       rowwise ? resultType.getElementType() : tableType.getElementType();
+  if (failed(verifyReductionAndWeights(
+          op, op.getReduction(), tableType,
+          cast<RankedTensorType>(op.getIndices().getType()), op.getWeights(),
+          valueType, static_cast<bool>(rowwise))))
+    return failure();
+  return verifyBagRowsType(op, "result", resultType, tableType,
+                           static_cast<bool>(rowwise), inferredType,
+                           batchSource);
+}
 
-  // A square root of an integer count has no integer result worth having.
-  if (reduction == Reduction::sqrtn && !isa<FloatType>(valueType))
-    return op->emitOpError()
-           << "the 'sqrtn' reduction needs a float element type, but the "
-              "table has "
-           << tableType.getElementType();
+//===----------------------------------------------------------------------===//
+// The clauses of each form
+//===----------------------------------------------------------------------===//
+//
+// The forward op of a form and its training ops have the same clauses under
+// the same accessor names; these check them, and say how many bags they
+// give (dynamic when not static) and what gives it, for the diagnostics.
 
-  if (weights) {
-    // A weighted mean or max has no agreed meaning (PyTorch rejects both);
-    // TensorFlow's sqrtn defines its weighted form.
-    if (reduction == Reduction::mean || reduction == Reduction::max)
-      return op->emitOpError()
-             << "weights are only supported with the 'sum' and 'sqrtn' "
-                "reductions, not with '"
-             << stringifyReduction(reduction) << "'";
-    auto weightsType = cast<RankedTensorType>(weights.getType());
-    if (weightsType.getElementType() != valueType)
-      return op->emitOpError()
-             << "weights must have the " << (rowwise ? "result" : "table")
-             << " element type " << valueType << ", but got "
-             << weightsType.getElementType();
-    if (weightsType.getRank() != indicesType.getRank())
-      return op->emitOpError() << "weights must have the shape of indices "
-                               << indicesType << ", but got " << weightsType;
-    for (auto [dim, pair] : llvm::enumerate(
-             llvm::zip(weightsType.getShape(), indicesType.getShape()))) {
-      auto [w, i] = pair;
-      if (!ShapedType::isDynamic(w) && !ShapedType::isDynamic(i) && w != i)
-        return op->emitOpError()
-               << "weights dimension " << dim << " is " << w
-               << " but indices dimension " << dim << " is " << i;
-    }
-  }
+namespace {
+struct FormBatch {
+  int64_t batch;
+  StringRef source;
+};
+} // namespace
 
-  if (!rowwise && resultType.getElementType() != tableType.getElementType())
-    return op->emitOpError()
-           << "result element type " << resultType.getElementType()
-           << " must be the table element type " << tableType.getElementType();
-  if (resultType.getRank() != inferredType.getRank())
-    return op->emitOpError()
-           << "result must have rank " << inferredType.getRank()
-           << " (batch followed by the table's row dimensions), but got "
-           << resultType;
-  int64_t resultBatch = resultType.getDimSize(0);
-  int64_t batch = inferredType.getDimSize(0);
-  if (!ShapedType::isDynamic(resultBatch) && !ShapedType::isDynamic(batch) &&
-      resultBatch != batch)
-    return op->emitOpError() << "result dimension 0 is " << resultBatch
-                             << " but " << batchSource << " is " << batch;
-  // A quantized row's length was checked against the result's above.
-  for (int64_t dim = 1, e = rowwise ? 1 : resultType.getRank(); dim < e;
-       ++dim) {
-    int64_t r = resultType.getDimSize(dim);
-    int64_t t = tableType.getDimSize(dim);
-    if (!ShapedType::isDynamic(r) && !ShapedType::isDynamic(t) && r != t)
-      return op->emitOpError()
-             << "result dimension " << dim << " is " << formatDim(r)
-             << " but table dimension " << dim << " is " << formatDim(t);
-  }
-  return success();
+template <typename OpT>
+static FailureOr<FormBatch> verifyPackedClauses(OpT op) {
+  if (failed(verifyRank(op, op.getIndices(), "indices", 2,
+                        "[batch, indices_per_bag]")) ||
+      failed(verifyIndexType(op, op.getPaddingIdx(), "padding_idx",
+                             op.getIndexElementType())))
+    return failure();
+  return FormBatch{op.getIndicesType().getDimSize(0),
+                   "indices dimension 0 (batch)"};
+}
+
+template <typename OpT>
+static FailureOr<FormBatch> verifyOffsetsClauses(OpT op) {
+  Type indexType = op.getIndexElementType();
+  if (failed(verifyRank(op, op.getIndices(), "indices", 1, "[num_indices]")) ||
+      failed(verifyRank(op, op.getOffsets(), "offsets", 1, "[batch]")) ||
+      failed(verifyIndexType(op, op.getOffsets(), "offsets", indexType)) ||
+      failed(verifyDefaultIndex(op, op.getDefaultIndex(),
+                                op.getStaticDefaultIndexAttr(), indexType)) ||
+      failed(verifyIndexType(op, op.getPaddingIdx(), "padding_idx", indexType)))
+    return failure();
+  int64_t numOffsets =
+      cast<RankedTensorType>(op.getOffsets().getType()).getDimSize(0);
+  bool includeLastOffset = op.getIncludeLastOffset();
+  if (includeLastOffset && numOffsets == 0)
+    return op.emitOpError() << "offsets must have at least one entry with "
+                               "include_last_offset (it ends the last bag)";
+  return FormBatch{getOffsetsBatch(numOffsets, includeLastOffset),
+                   includeLastOffset ? "the number of offsets - 1 (batch)"
+                                     : "the number of offsets (batch)"};
+}
+
+template <typename OpT>
+static FailureOr<FormBatch> verifySegmentsClauses(OpT op) {
+  Type indexType = op.getIndexElementType();
+  if (failed(verifyRank(op, op.getIndices(), "indices", 1, "[num_indices]")) ||
+      failed(verifyRank(op, op.getSegmentIds(), "segment_ids", 1,
+                        "[num_indices]")) ||
+      failed(
+          verifyIndexType(op, op.getSegmentIds(), "segment_ids", indexType)) ||
+      failed(verifyIndexType(op, op.getNumSegments(), "num_segments",
+                             indexType)) ||
+      failed(verifyDefaultIndex(op, op.getDefaultIndex(),
+                                op.getStaticDefaultIndexAttr(), indexType)) ||
+      failed(verifyIndexType(op, op.getPaddingIdx(), "padding_idx", indexType)))
+    return failure();
+  int64_t numIndices = op.getIndicesType().getDimSize(0);
+  int64_t numIds =
+      cast<RankedTensorType>(op.getSegmentIds().getType()).getDimSize(0);
+  if (!ShapedType::isDynamic(numIndices) && !ShapedType::isDynamic(numIds) &&
+      numIndices != numIds)
+    return op.emitOpError()
+           << "segment_ids must have one id per index: " << numIds
+           << " ids for " << numIndices << " indices";
+  IntegerAttr staticNumSegments = op.getStaticNumSegmentsAttr();
+  if (static_cast<bool>(op.getNumSegments()) ==
+      static_cast<bool>(staticNumSegments))
+    return op.emitOpError() << "num_segments must be given either as a value "
+                               "or as a static attribute, exactly once";
+  if (staticNumSegments && staticNumSegments.getInt() < 0)
+    return op.emitOpError()
+           << "static num_segments must be non-negative, but got "
+           << staticNumSegments.getInt();
+  return FormBatch{getSegmentsBatch(staticNumSegments),
+                   "the static num_segments"};
 }
 
 /// Reifies `[batch] ++ table.shape[1:]`; for a quantized table `[batch, D]`,
@@ -409,6 +512,46 @@ static void printRowwise(OpAsmPrinter &printer, Operation *, TypeAttr rowwise) {
   printer << " rowwise(" << rowwise.getValue() << ")";
 }
 
+/// Parses the optimizer of an update op and its operands: `sgd(%lr)` or
+/// `rowwise_adagrad(%lr, %eps) state(%s)`.
+static ParseResult
+parseOptimizer(OpAsmParser &parser, OptimizerAttr &attr,
+               OpAsmParser::UnresolvedOperand &learningRate,
+               std::optional<OpAsmParser::UnresolvedOperand> &epsilon,
+               std::optional<OpAsmParser::UnresolvedOperand> &state) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Optimizer> optimizer = symbolizeOptimizer(keyword);
+  if (!optimizer)
+    return parser.emitError(loc)
+           << "expected optimizer 'sgd' or 'rowwise_adagrad', but got '"
+           << keyword << "'";
+  attr = OptimizerAttr::get(parser.getContext(), *optimizer);
+  if (parser.parseLParen() || parser.parseOperand(learningRate))
+    return failure();
+  if (*optimizer == Optimizer::sgd)
+    return parser.parseRParen();
+  epsilon.emplace();
+  state.emplace();
+  return failure(parser.parseComma() || parser.parseOperand(*epsilon) ||
+                 parser.parseRParen() || parser.parseKeyword("state") ||
+                 parser.parseLParen() || parser.parseOperand(*state) ||
+                 parser.parseRParen());
+}
+
+static void printOptimizer(OpAsmPrinter &printer, Operation *,
+                           OptimizerAttr attr, Value learningRate,
+                           Value epsilon, Value state) {
+  printer << stringifyOptimizer(attr.getValue()) << "(" << learningRate;
+  if (epsilon)
+    printer << ", " << epsilon;
+  printer << ")";
+  if (state)
+    printer << " state(" << state << ")";
+}
+
 //===----------------------------------------------------------------------===//
 // Speculation
 //===----------------------------------------------------------------------===//
@@ -448,15 +591,12 @@ bool PackedOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 }
 
 LogicalResult PackedOp::verify() {
-  if (failed(verifyRank(*this, getIndices(), "indices", 2,
-                        "[batch, indices_per_bag]")) ||
-      failed(verifyIndexType(*this, getPaddingIdx(), "padding_idx",
-                             getIndexElementType())))
+  FailureOr<FormBatch> form = verifyPackedClauses(*this);
+  if (failed(form))
     return failure();
-  return verifyBagOpCommon(*this,
-                           inferBagResultType(getTableType(), getRowwiseAttr(),
-                                              getIndicesType().getDimSize(0)),
-                           "indices dimension 0 (batch)");
+  return verifyBagOpCommon(
+      *this, inferBagResultType(getTableType(), getRowwiseAttr(), form->batch),
+      form->source);
 }
 
 LogicalResult
@@ -491,28 +631,12 @@ bool OffsetsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 }
 
 LogicalResult OffsetsOp::verify() {
-  if (failed(verifyRank(*this, getIndices(), "indices", 1, "[num_indices]")) ||
-      failed(verifyRank(*this, getOffsets(), "offsets", 1, "[batch]")) ||
-      failed(verifyIndexType(*this, getOffsets(), "offsets",
-                             getIndexElementType())))
+  FailureOr<FormBatch> form = verifyOffsetsClauses(*this);
+  if (failed(form))
     return failure();
-  if (failed(verifyDefaultIndex(*this, getDefaultIndex(),
-                                getStaticDefaultIndexAttr(),
-                                getIndexElementType())) ||
-      failed(verifyIndexType(*this, getPaddingIdx(), "padding_idx",
-                             getIndexElementType())))
-    return failure();
-  auto offsetsType = cast<RankedTensorType>(getOffsets().getType());
-  int64_t numOffsets = offsetsType.getDimSize(0);
-  if (getIncludeLastOffset() && numOffsets == 0)
-    return emitOpError() << "offsets must have at least one entry with "
-                            "include_last_offset (it ends the last bag)";
   return verifyBagOpCommon(
-      *this,
-      inferBagResultType(getTableType(), getRowwiseAttr(),
-                         getOffsetsBatch(numOffsets, getIncludeLastOffset())),
-      getIncludeLastOffset() ? "the number of offsets - 1 (batch)"
-                             : "the number of offsets (batch)");
+      *this, inferBagResultType(getTableType(), getRowwiseAttr(), form->batch),
+      form->source);
 }
 
 LogicalResult
@@ -563,39 +687,12 @@ bool SegmentsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 }
 
 LogicalResult SegmentsOp::verify() {
-  if (failed(verifyRank(*this, getIndices(), "indices", 1, "[num_indices]")) ||
-      failed(verifyRank(*this, getSegmentIds(), "segment_ids", 1,
-                        "[num_indices]")) ||
-      failed(verifyIndexType(*this, getSegmentIds(), "segment_ids",
-                             getIndexElementType())) ||
-      failed(verifyIndexType(*this, getNumSegments(), "num_segments",
-                             getIndexElementType())) ||
-      failed(verifyDefaultIndex(*this, getDefaultIndex(),
-                                getStaticDefaultIndexAttr(),
-                                getIndexElementType())) ||
-      failed(verifyIndexType(*this, getPaddingIdx(), "padding_idx",
-                             getIndexElementType())))
+  FailureOr<FormBatch> form = verifySegmentsClauses(*this);
+  if (failed(form))
     return failure();
-  int64_t numIndices = getIndicesType().getDimSize(0);
-  int64_t numIds =
-      cast<RankedTensorType>(getSegmentIds().getType()).getDimSize(0);
-  if (!ShapedType::isDynamic(numIndices) && !ShapedType::isDynamic(numIds) &&
-      numIndices != numIds)
-    return emitOpError() << "segment_ids must have one id per index: " << numIds
-                         << " ids for " << numIndices << " indices";
-  IntegerAttr staticNumSegments = getStaticNumSegmentsAttr();
-  if (static_cast<bool>(getNumSegments()) ==
-      static_cast<bool>(staticNumSegments))
-    return emitOpError() << "num_segments must be given either as a value or "
-                            "as a static attribute, exactly once";
-  if (staticNumSegments && staticNumSegments.getInt() < 0)
-    return emitOpError() << "static num_segments must be non-negative, but got "
-                         << staticNumSegments.getInt();
   return verifyBagOpCommon(
-      *this,
-      inferBagResultType(getTableType(), getRowwiseAttr(),
-                         getSegmentsBatch(staticNumSegments)),
-      "the static num_segments");
+      *this, inferBagResultType(getTableType(), getRowwiseAttr(), form->batch),
+      form->source);
 }
 
 LogicalResult
@@ -615,6 +712,155 @@ SegmentsOp::reifyResultShapes(OpBuilder &b,
   reifyBagResultShape(b, loc, getTable(), batch, getResult(), getRowwiseBits(),
                       reifiedShapes);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Training ops
+//===----------------------------------------------------------------------===//
+
+bool mlir::embbag::isTrainingOp(Operation *op) {
+  return isa<PackedGradOp, OffsetsGradOp, SegmentsGradOp, PackedUpdateOp,
+             OffsetsUpdateOp, SegmentsUpdateOp>(op);
+}
+
+/// Checks the rules every training op shares, after its form's clauses
+/// (`form`): a table of floats, not quantized, the forward op's reduction
+/// and weights rules, and `dy` of the forward op's result type.
+template <typename OpT>
+static LogicalResult verifyTrainingCommon(OpT op, FailureOr<FormBatch> form) {
+  if (failed(form))
+    return failure();
+  // Updating or differentiating the codes of a quantized row has no
+  // meaning; quantization-aware training keeps a float table.
+  if (TypeAttr rowwise = op.getRowwiseAttr())
+    return op.emitOpError()
+           << "cannot train a rowwise(i"
+           << rowwise.getValue().getIntOrFloatBitWidth()
+           << ") quantized table: the training ops need a table of floats";
+  RankedTensorType tableType = op.getTableType();
+  Type elementType = tableType.getElementType();
+  // ODS allows integers and f16, bf16, f32, f64 only: a float is one of
+  // the four.
+  if (!isa<FloatType>(elementType))
+    return op.emitOpError() << "the training ops need a table of f16, bf16, "
+                               "f32 or f64, but the table has "
+                            << elementType;
+  if (failed(verifyReductionAndWeights(op, op.getReduction(), tableType,
+                                       op.getIndicesType(), op.getWeights(),
+                                       elementType, /*rowwise=*/false)))
+    return failure();
+  return verifyBagRowsType(
+      op, "dy", cast<RankedTensorType>(op.getDy().getType()), tableType,
+      /*rowwise=*/false, getBagResultType(tableType, form->batch),
+      form->source);
+}
+
+namespace {
+/// A result an op must have: its type and what it is, for the diagnostics.
+struct ExpectedResult {
+  Type type;
+  StringRef what;
+};
+} // namespace
+
+/// Checks that `op` has exactly the results `expected`.
+static LogicalResult verifyResults(Operation *op,
+                                   ArrayRef<ExpectedResult> expected) {
+  if (op->getNumResults() != expected.size()) {
+    InFlightDiagnostic diag =
+        op->emitOpError() << "must have " << expected.size() << " result(s) (";
+    llvm::interleaveComma(expected, diag,
+                          [&](const ExpectedResult &e) { diag << e.what; });
+    return diag << "), but has " << op->getNumResults();
+  }
+  for (auto [index, result, want] :
+       llvm::enumerate(op->getResultTypes(), expected))
+    if (result != want.type)
+      return op->emitOpError()
+             << "result #" << index << " (" << want.what << ") must be "
+             << want.type << ", but got " << result;
+  return success();
+}
+
+template <typename OpT>
+static LogicalResult verifyGradOp(OpT op, FailureOr<FormBatch> form) {
+  if (failed(verifyTrainingCommon(op, form)))
+    return failure();
+  RankedTensorType tableType = op.getTableType();
+  SmallVector<ExpectedResult> expected;
+  if (op.getSparse()) {
+    // Which rows the indices touch is known at run time only.
+    expected.push_back({RankedTensorType::get({ShapedType::kDynamic},
+                                              op.getIndexElementType()),
+                        "the sorted unique rows"});
+    expected.push_back({getBagResultType(tableType, ShapedType::kDynamic),
+                        "their gradient rows"});
+  } else {
+    expected.push_back({tableType, "the table gradient"});
+  }
+  if (Value weights = op.getWeights())
+    expected.push_back({weights.getType(), "the weights gradient"});
+  return verifyResults(op, expected);
+}
+
+/// Checks the optimizer's operands: sgd takes a learning rate only,
+/// rowwise_adagrad an epsilon and a state of one float per table row too.
+static LogicalResult verifyOptimizer(Operation *op, Optimizer optimizer,
+                                     Value epsilon, Value state,
+                                     RankedTensorType tableType) {
+  bool adagrad = optimizer == Optimizer::rowwise_adagrad;
+  if (adagrad != static_cast<bool>(epsilon) ||
+      adagrad != static_cast<bool>(state))
+    return op->emitOpError()
+           << (adagrad ? "rowwise_adagrad needs an epsilon and a state"
+                       : "sgd takes no epsilon and no state");
+  if (!state)
+    return success();
+  auto stateType = cast<RankedTensorType>(state.getType());
+  if (stateType.getRank() != 1)
+    return op->emitOpError() << "the rowwise_adagrad state must be a 1-D "
+                                "tensor of one entry per table row, but got "
+                             << stateType;
+  int64_t entries = stateType.getDimSize(0);
+  int64_t rows = tableType.getDimSize(0);
+  if (!ShapedType::isDynamic(entries) && !ShapedType::isDynamic(rows) &&
+      entries != rows)
+    return op->emitOpError()
+           << "the rowwise_adagrad state has " << entries
+           << " entries but the table has " << rows << " rows";
+  return success();
+}
+
+template <typename OpT>
+static LogicalResult verifyUpdateOp(OpT op, FailureOr<FormBatch> form) {
+  if (failed(verifyTrainingCommon(op, form)) ||
+      failed(verifyOptimizer(op, op.getOptimizer(), op.getEpsilon(),
+                             op.getState(), op.getTableType())))
+    return failure();
+  SmallVector<ExpectedResult> expected{
+      {op.getTableType(), "the updated table"}};
+  if (Value state = op.getState())
+    expected.push_back({state.getType(), "the updated state"});
+  return verifyResults(op, expected);
+}
+
+LogicalResult PackedGradOp::verify() {
+  return verifyGradOp(*this, verifyPackedClauses(*this));
+}
+LogicalResult OffsetsGradOp::verify() {
+  return verifyGradOp(*this, verifyOffsetsClauses(*this));
+}
+LogicalResult SegmentsGradOp::verify() {
+  return verifyGradOp(*this, verifySegmentsClauses(*this));
+}
+LogicalResult PackedUpdateOp::verify() {
+  return verifyUpdateOp(*this, verifyPackedClauses(*this));
+}
+LogicalResult OffsetsUpdateOp::verify() {
+  return verifyUpdateOp(*this, verifyOffsetsClauses(*this));
+}
+LogicalResult SegmentsUpdateOp::verify() {
+  return verifyUpdateOp(*this, verifySegmentsClauses(*this));
 }
 
 #define GET_OP_CLASSES

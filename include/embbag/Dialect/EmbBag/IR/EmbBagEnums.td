@@ -27,4 +27,21 @@ def EmbBag_Reduction
 def EmbBag_ReductionAttr
     : EnumAttr<EmbBag_Dialect, EmbBag_Reduction, "reduction">;
 
+// The optimizer of a fused training update (`embbag.*_update`).
+def EmbBag_OptimizerSgd : I32EnumAttrCase<"sgd", 0>;
+// FBGEMM's EXACT_ROWWISE_ADAGRAD: one accumulated squared gradient per row.
+def EmbBag_OptimizerRowwiseAdagrad : I32EnumAttrCase<"rowwise_adagrad", 1>;
+
+def EmbBag_Optimizer
+    : I32EnumAttr<"Optimizer", "the update rule of a fused training update",
+                  [EmbBag_OptimizerSgd, EmbBag_OptimizerRowwiseAdagrad]> {
+  let cppNamespace = "::mlir::embbag";
+  let genSpecializedAttr = 0;
+}
+
+// Printed as a keyword with its operands (`sgd(%lr)`) in the custom form of
+// the update ops and as `#embbag<optimizer sgd>` in the generic form.
+def EmbBag_OptimizerAttr
+    : EnumAttr<EmbBag_Dialect, EmbBag_Optimizer, "optimizer">;
+
 #endif // EMBBAG_DIALECT_EMBBAG_IR_EMBBAGENUMS_TD

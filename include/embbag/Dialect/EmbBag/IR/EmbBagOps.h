@@ -20,4 +20,10 @@
 #define GET_OP_CLASSES
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h.inc"
 
+namespace mlir::embbag {
+/// Whether `op` is one of the training ops (`embbag.*_grad`,
+/// `embbag.*_update`), which no lowering handles yet (issue 22).
+bool isTrainingOp(Operation *op);
+} // namespace mlir::embbag
+
 #endif // EMBBAG_DIALECT_EMBBAG_IR_EMBBAGOPS_H

@@ -45,6 +45,66 @@ def EmbBag_IndexScalar : AnyTypeOf<[I32, I64], "i32 or i64">;
 def EmbBag_IndexTensor : RankedTensorOf<[I32, I64]>;
 
 //===----------------------------------------------------------------------===//
+// The clauses of each form
+//===----------------------------------------------------------------------===//
+//
+// The operands and clauses after the reduction, and their syntax, of each
+// form: the forward ops and the training ops of a form write them alike.
+
+defvar EmbBag_PackedClauses = (ins EmbBag_TableTensor:$table,
+                                   EmbBag_IndexTensor:$indices,
+                                   Optional<EmbBag_IndexScalar>:$padding_idx,
+                                   Optional<EmbBag_ElementTensor>:$weights,
+                                   OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
+
+defvar EmbBag_PackedFormat = [{
+    $table `[` $indices `]`
+    (`padding_idx` `(` $padding_idx^ `)`)?
+    (`weights` `(` $weights^ `)`)?
+    `` custom<Rowwise>($rowwise)
+}];
+
+defvar EmbBag_OffsetsClauses = (ins EmbBag_TableTensor:$table,
+                                    EmbBag_IndexTensor:$indices,
+                                    EmbBag_IndexTensor:$offsets,
+                                    UnitAttr:$include_last_offset,
+                                    Optional<EmbBag_IndexScalar>:$default_index,
+                                    OptionalAttr<I64Attr>:$static_default_index,
+                                    Optional<EmbBag_IndexScalar>:$padding_idx,
+                                    Optional<EmbBag_ElementTensor>:$weights,
+                                    OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
+
+defvar EmbBag_OffsetsFormat = [{
+    $table `[` $indices `]` `offsets` `(` $offsets `)`
+    (`include_last_offset` $include_last_offset^)?
+    `` custom<OptionalDefault>($default_index, $static_default_index)
+    (`padding_idx` `(` $padding_idx^ `)`)?
+    (`weights` `(` $weights^ `)`)?
+    `` custom<Rowwise>($rowwise)
+}];
+
+defvar EmbBag_SegmentsClauses = (ins
+    EmbBag_TableTensor:$table,
+    EmbBag_IndexTensor:$indices,
+    EmbBag_IndexTensor:$segment_ids,
+    Optional<EmbBag_IndexScalar>:$num_segments,
+    OptionalAttr<I64Attr>:$static_num_segments,
+    Optional<EmbBag_IndexScalar>:$default_index,
+    OptionalAttr<I64Attr>:$static_default_index,
+    Optional<EmbBag_IndexScalar>:$padding_idx,
+    Optional<EmbBag_ElementTensor>:$weights,
+    OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
+
+defvar EmbBag_SegmentsFormat = [{
+    $table `[` $indices `]` `segment_ids` `(` $segment_ids `)`
+    `num_segments` `(` custom<DynamicOrStaticIndex>($num_segments, $static_num_segments) `)`
+    `` custom<OptionalDefault>($default_index, $static_default_index)
+    (`padding_idx` `(` $padding_idx^ `)`)?
+    (`weights` `(` $weights^ `)`)?
+    `` custom<Rowwise>($rowwise)
+}];
+
+//===----------------------------------------------------------------------===//
 // Common base
 //===----------------------------------------------------------------------===//
 
@@ -217,20 +277,11 @@ def EmbBag_PackedOp : EmbBag_BagOp<"packed", [AttrSizedOperandSegments]> {
     ```
   }];
 
-  let arguments = (ins EmbBag_ReductionAttr:$reduction,
-                       EmbBag_TableTensor:$table,
-                       EmbBag_IndexTensor:$indices,
-                       Optional<EmbBag_IndexScalar>:$padding_idx,
-                       Optional<EmbBag_ElementTensor>:$weights,
-                       OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
+  let arguments = !con((ins EmbBag_ReductionAttr:$reduction),
+                       EmbBag_PackedClauses);
 
-  let assemblyFormat = [{
-    custom<Reduction>($reduction) $table `[` $indices `]`
-    (`padding_idx` `(` $padding_idx^ `)`)?
-    (`weights` `(` $weights^ `)`)?
-    `` custom<Rowwise>($rowwise)
-    attr-dict `:` functional-type(operands, results)
-  }];
+  let assemblyFormat = !strconcat("custom<Reduction>($reduction)",
+      EmbBag_PackedFormat, "attr-dict `:` functional-type(operands, results)");
 
   let extraClassDeclaration = commonExtraClassDeclaration # noDefaultIndex #
       noNumSegments # noIncludeLastOffset # [{
@@ -312,27 +363,12 @@ def EmbBag_OffsetsOp : EmbBag_BagOp<"offsets", [AttrSizedOperandSegments]> {
     ```
   }];
 
-  let arguments = (ins EmbBag_ReductionAttr:$reduction,
-                       EmbBag_TableTensor:$table,
-                       EmbBag_IndexTensor:$indices,
-                       EmbBag_IndexTensor:$offsets,
-                       UnitAttr:$include_last_offset,
-                       Optional<EmbBag_IndexScalar>:$default_index,
-                       OptionalAttr<I64Attr>:$static_default_index,
-                       Optional<EmbBag_IndexScalar>:$padding_idx,
-                       Optional<EmbBag_ElementTensor>:$weights,
-                       OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
+  let arguments = !con((ins EmbBag_ReductionAttr:$reduction),
+                       EmbBag_OffsetsClauses);
 
   let hasCanonicalizer = 1;
-  let assemblyFormat = [{
-    custom<Reduction>($reduction) $table `[` $indices `]` `offsets` `(` $offsets `)`
-    (`include_last_offset` $include_last_offset^)?
-    `` custom<OptionalDefault>($default_index, $static_default_index)
-    (`padding_idx` `(` $padding_idx^ `)`)?
-    (`weights` `(` $weights^ `)`)?
-    `` custom<Rowwise>($rowwise)
-    attr-dict `:` functional-type(operands, results)
-  }];
+  let assemblyFormat = !strconcat("custom<Reduction>($reduction)",
+      EmbBag_OffsetsFormat, "attr-dict `:` functional-type(operands, results)");
 
   let extraClassDeclaration = commonExtraClassDeclaration #
       defaultIndexAccessors # noNumSegments # [{
@@ -400,28 +436,12 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
     ```
   }];
 
-  let arguments = (ins EmbBag_ReductionAttr:$reduction,
-                       EmbBag_TableTensor:$table,
-                       EmbBag_IndexTensor:$indices,
-                       EmbBag_IndexTensor:$segment_ids,
-                       Optional<EmbBag_IndexScalar>:$num_segments,
-                       OptionalAttr<I64Attr>:$static_num_segments,
-                       Optional<EmbBag_IndexScalar>:$default_index,
-                       OptionalAttr<I64Attr>:$static_default_index,
-                       Optional<EmbBag_IndexScalar>:$padding_idx,
-                       Optional<EmbBag_ElementTensor>:$weights,
-                       OptionalAttr<EmbBag_RowwiseAttr>:$rowwise);
+  let arguments = !con((ins EmbBag_ReductionAttr:$reduction),
+                       EmbBag_SegmentsClauses);
 
   let hasCanonicalizer = 1;
-  let assemblyFormat = [{
-    custom<Reduction>($reduction) $table `[` $indices `]` `segment_ids` `(` $segment_ids `)`
-    `num_segments` `(` custom<DynamicOrStaticIndex>($num_segments, $static_num_segments) `)`
-    `` custom<OptionalDefault>($default_index, $static_default_index)
-    (`padding_idx` `(` $padding_idx^ `)`)?
-    (`weights` `(` $weights^ `)`)?
-    `` custom<Rowwise>($rowwise)
-    attr-dict `:` functional-type(operands, results)
-  }];
+  let assemblyFormat = !strconcat("custom<Reduction>($reduction)",
+      EmbBag_SegmentsFormat, "attr-dict `:` functional-type(operands, results)");
 
   let extraClassDeclaration = commonExtraClassDeclaration #
       defaultIndexAccessors # noIncludeLastOffset # [{
@@ -437,5 +457,8 @@ def EmbBag_SegmentsOp : EmbBag_BagOp<"segments", [AttrSizedOperandSegments]> {
     }
   }];
 }
+
+// The training ops (issue 22): gradients and fused updates of the three.
+include "embbag/Dialect/EmbBag/IR/EmbBagTrainingOps.td"
 
 #endif // EMBBAG_DIALECT_EMBBAG_IR_EMBBAGOPS_TD
