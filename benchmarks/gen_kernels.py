@@ -112,7 +112,8 @@ def kernel(name, cfg, form, mode, bits, dtype, dynamic=False):
     4-bit table the row's bytes and the result's dimension 1 stay static
     (the op needs them: the result's length is not the row's bytes); an
     8-bit table's are dynamic too."""
-    rows, dim, batch, bag = CONFIGS[cfg]
+    # `cfg`: a name of CONFIGS, or its (rows, dim, batch, bag) itself.
+    rows, dim, batch, bag = CONFIGS[cfg] if isinstance(cfg, str) else cfg
     n = batch * bag
     cols = table_cols(dtype, dim)
     if dynamic:
@@ -125,8 +126,9 @@ def kernel(name, cfg, form, mode, bits, dtype, dynamic=False):
     table_t = f"tensor<{rows}x{cols}x{'ui8' if dtype in QBITS else dtype}>"
     res_t = f"tensor<{batch}x{dim}x{vtype}>"
     out_t = f"memref<{batch}x{dim}x{vtype}>"
-    op_mode = "sum" if mode == "wsum" else mode
-    weighted = mode == "wsum"
+    # A leading "w" is the weighted form of the reduction (wsum, wsqrtn).
+    weighted = mode.startswith("w")
+    op_mode = mode[1:] if weighted else mode
     if form == "packed":
         idx_t = f"tensor<{batch}x{bag}x{it}>"
         w_t = f"tensor<{batch}x{bag}x{vtype}>"
