@@ -411,19 +411,32 @@ static void reifyBagResultShape(OpBuilder &b, Location loc, Value table,
   shapes.push_back(std::move(dims));
 }
 
-/// Parses the reduction keyword of the custom form (`sum`, `mean`, `max`,
-/// `sqrtn`). The
-/// attribute's own stripped form would print with a second leading space.
-static ParseResult parseReduction(OpAsmParser &parser, ReductionAttr &attr) {
+/// Parses a keyword naming a case of an ODS enum (`symbolize` reads it);
+/// `expected` lists the cases for the error.
+template <typename EnumT>
+static FailureOr<EnumT>
+parseEnumKeyword(OpAsmParser &parser,
+                 std::optional<EnumT> (*symbolize)(StringRef),
+                 StringRef expected) {
   SMLoc loc = parser.getCurrentLocation();
   StringRef keyword;
   if (parser.parseKeyword(&keyword))
     return failure();
-  std::optional<Reduction> reduction = symbolizeReduction(keyword);
-  if (!reduction)
+  std::optional<EnumT> value = symbolize(keyword);
+  if (!value)
     return parser.emitError(loc)
-           << "expected reduction 'sum', 'mean', 'max' or 'sqrtn', but got '"
-           << keyword << "'";
+           << "expected " << expected << ", but got '" << keyword << "'";
+  return *value;
+}
+
+/// Parses the reduction keyword of the custom form (`sum`, `mean`, `max`,
+/// `sqrtn`). The
+/// attribute's own stripped form would print with a second leading space.
+static ParseResult parseReduction(OpAsmParser &parser, ReductionAttr &attr) {
+  FailureOr<Reduction> reduction = parseEnumKeyword<Reduction>(
+      parser, symbolizeReduction, "reduction 'sum', 'mean', 'max' or 'sqrtn'");
+  if (failed(reduction))
+    return failure();
   attr = ReductionAttr::get(parser.getContext(), *reduction);
   return success();
 }
@@ -519,15 +532,10 @@ parseOptimizer(OpAsmParser &parser, OptimizerAttr &attr,
                OpAsmParser::UnresolvedOperand &learningRate,
                std::optional<OpAsmParser::UnresolvedOperand> &epsilon,
                std::optional<OpAsmParser::UnresolvedOperand> &state) {
-  SMLoc loc = parser.getCurrentLocation();
-  StringRef keyword;
-  if (parser.parseKeyword(&keyword))
+  FailureOr<Optimizer> optimizer = parseEnumKeyword<Optimizer>(
+      parser, symbolizeOptimizer, "optimizer 'sgd' or 'rowwise_adagrad'");
+  if (failed(optimizer))
     return failure();
-  std::optional<Optimizer> optimizer = symbolizeOptimizer(keyword);
-  if (!optimizer)
-    return parser.emitError(loc)
-           << "expected optimizer 'sgd' or 'rowwise_adagrad', but got '"
-           << keyword << "'";
   attr = OptimizerAttr::get(parser.getContext(), *optimizer);
   if (parser.parseLParen() || parser.parseOperand(learningRate))
     return failure();
