@@ -5,6 +5,7 @@
 //   embbag-verify-constants            warn of (strict: reject) constant
 //                                      operands out of range
 //   [path=linalg: convert-embbag-to-linalg for embbag.packed]
+//   [path=gpu-loops: convert-embbag-to-gpu{host-loops} for what it takes]
 //   convert-embbag-to-loops            scf loops + vector accumulators (on
 //                                      the module: shared dynamic-row
 //                                      versions)
@@ -87,6 +88,14 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     linalg.checks = loops.checks;
     linalg.leaveUnsupported = true;
     pm.addNestedPass<func::FuncOp>(createConvertEmbBagToLinalg(linalg));
+  }
+  if (options.path == LoweringPath::GPULoops) {
+    // The GPU kernels' code, run by the host (docs/GPU.md).
+    ConvertEmbBagToGPUOptions gpu;
+    gpu.checks = loops.checks;
+    gpu.hostLoops = true;
+    gpu.leaveUnsupported = true;
+    pm.addNestedPass<func::FuncOp>(createConvertEmbBagToGPU(gpu));
   }
   // On the module: the ops of dynamic row length share their kernels'
   // versions in functions of it.

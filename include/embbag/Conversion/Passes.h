@@ -5,6 +5,7 @@
 
 #include "embbag/Conversion/EmbBagAssertToLLVM/EmbBagAssertToLLVM.h"
 #include "embbag/Conversion/EmbBagChecksToStatus/EmbBagChecksToStatus.h"
+#include "embbag/Conversion/EmbBagToGPU/EmbBagToGPU.h"
 #include "embbag/Conversion/EmbBagToLinalg/EmbBagToLinalg.h"
 #include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
 

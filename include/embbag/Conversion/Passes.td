@@ -195,6 +195,74 @@ def ConvertEmbBagToLinalg : Pass<"convert-embbag-to-linalg"> {
   ];
 }
 
+def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
+  let summary = "Lower embbag ops to GPU kernels (gpu.launch) on buffers";
+  let description = [{
+    Rewrites `embbag.packed` and `embbag.offsets` ops on tables of `f32`,
+    `f16` or `bf16` into a `gpu.launch` of a kernel that reads the op's
+    operands as buffers (`bufferization.to_buffer`) and writes its result
+    into a new buffer, or straight into the caller's buffer when the result
+    only feeds a `bufferization.materialize_in_destination` into a memref.
+    The mapping (docs/GPU.md):
+    ```
+    block of 256 threads = 256 / L bags, L = lanes per bag (a power of two,
+                           up to 32, that covers the row in 16-byte vectors)
+    thread (bag, lane):    for each vector column c = lane, lane + L, ...:
+                             acc = 0 (max: -inf), in f32
+                             for j in bag, `rows-in-flight` indices at once:
+                               acc += w[j] * table[indices[j], c]  (16-byte load)
+                             empty bag -> default row or zeros; mean, sqrtn
+                             result[bag, c] = acc           (16-byte store)
+    ```
+    A row whose length is not a multiple of the 16-byte vector, or a buffer
+    not aligned to 16 bytes (checked once per call), takes the same kernel
+    with one element per lane and load.
+    With `checks` (the default) the runtime contract is checked: rules on
+    scalars and shapes on the host before the launch, as on the CPU; rules
+    on the offsets and indices inside the kernel, where each thread reads
+    them: a broken one is never used to read (the bag or the row is
+    skipped) and sets its bit in a flag word (`gpu.alloc host_shared`)
+    that the host reads after the kernel, reaching the same marked
+    `cf.assert`, with the same message, as the CPU's checks.
+    With `host-loops` the same kernel body is built inside two nested
+    `scf.parallel` loops (blocks, then threads) instead of a `gpu.launch`,
+    so that the CPU runs it: the differential tests check the kernels'
+    index arithmetic and semantics on machines without a GPU
+    (`embbag-to-llvm{path=gpu-loops}`).
+    Not supported yet, and reported as errors at the op (or left alone with
+    `leave-unsupported`): `embbag.segments`, `rowwise(...)` tables, and
+    tables of integers or `f64`.
+    Only the embbag ops are rewritten. Example:
+    `embbag-opt --convert-embbag-to-gpu --gpu-kernel-outlining`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+  let options = [
+    Option<"checks", "checks", "bool", /*default=*/"true",
+           "Check the runtime contract (indices, default, offsets) and "
+           "stop with a message when it is broken">,
+    Option<"hostLoops", "host-loops", "bool", /*default=*/"false",
+           "Build the kernel inside scf.parallel loops that run on the "
+           "host instead of a gpu.launch (for testing without a GPU)">,
+    Option<"rowsInFlight", "rows-in-flight", "unsigned", /*default=*/"4",
+           "Table rows each thread loads before it accumulates them, "
+           "from 1 to 16">,
+    Option<"leaveUnsupported", "leave-unsupported", "bool",
+           /*default=*/"false",
+           "Leave the ops this lowering does not support alone instead of "
+           "reporting them">,
+  ];
+}
+
 def ConvertEmbBagAssertToLLVM : Pass<"convert-embbag-assert-to-llvm",
                                      "::mlir::ModuleOp"> {
   let summary = "Lower embbag's runtime checks to a message on stderr and "

@@ -20,7 +20,7 @@ namespace embbag {
 #include "embbag/Conversion/PassOptions.h.inc"
 
 /// Which lowering `--embbag-to-llvm` takes for the embbag ops.
-enum class LoweringPath { Loops, Linalg };
+enum class LoweringPath { Loops, Linalg, GPULoops };
 
 /// Options of `--embbag-to-llvm`: every option of convert-embbag-to-loops,
 /// declared in Passes.td and forwarded to it as one struct
@@ -36,7 +36,11 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions>,
                      "scf loops with vector accumulators, every op (default)"),
           clEnumValN(LoweringPath::Linalg, "linalg",
                      "linalg.generic for embbag.packed, loops for the "
-                     "others"))};
+                     "others"),
+          clEnumValN(LoweringPath::GPULoops, "gpu-loops",
+                     "the GPU kernels of embbag-to-nvvm as loops on the "
+                     "host, for the ops they support (testing without a "
+                     "GPU); loops for the others"))};
   PassOptions::Option<int> ompBlocktime{
       *this, "omp-blocktime",
       llvm::cl::desc("With parallel: milliseconds libomp's workers spin after "

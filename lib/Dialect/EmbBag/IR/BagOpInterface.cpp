@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -129,9 +130,13 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-static Value extractAsIndex(OpBuilder &b, Location loc, Value tensor,
+/// `values[pos]` as an index; `values` is a tensor, or a buffer inside a
+/// kernel built on buffers (the GPU lowering).
+static Value extractAsIndex(OpBuilder &b, Location loc, Value values,
                             Value pos) {
-  Value v = tensor::ExtractOp::create(b, loc, tensor, pos);
+  Value v = isa<MemRefType>(values.getType())
+                ? memref::LoadOp::create(b, loc, values, pos).getResult()
+                : tensor::ExtractOp::create(b, loc, values, pos).getResult();
   if (v.getType().isIndex())
     return v;
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
@@ -161,7 +166,10 @@ static BagBounds::BoundFn boundaryOf(Value offsets, Value numOffsets,
 
 BagBounds BagBounds::fromOffsets(OpBuilder &b, Location loc, Value offsets,
                                  Value numIndices, bool includeLastOffset) {
-  Value numOffsets = b.createOrFold<tensor::DimOp>(loc, offsets, 0);
+  Value numOffsets =
+      isa<MemRefType>(offsets.getType())
+          ? b.createOrFold<memref::DimOp>(loc, offsets, 0)
+          : b.createOrFold<tensor::DimOp>(loc, offsets, 0);
   BoundFn start = [offsets](OpBuilder &ib, Location l, Value bag) {
     return extractAsIndex(ib, l, offsets, bag);
   };
@@ -191,22 +199,26 @@ BagBounds BagBounds::fromOffsets(OpBuilder &b, Location loc, Value offsets,
   return {numOffsets, numIndices, start, end, boundaryOf(offsets, numOffsets, numIndices)};
 }
 
+BagBounds BagBounds::fromPacked(OpBuilder &b, Location loc, Value numBags,
+                                Value perBag) {
+  BoundFn start = [perBag](OpBuilder &ib, Location l, Value bag) -> Value {
+    return arith::MulIOp::create(ib, l, bag, perBag);
+  };
+  BoundFn end = [start, perBag](OpBuilder &ib, Location l,
+                                Value bag) -> Value {
+    return arith::AddIOp::create(ib, l, start(ib, l, bag), perBag);
+  };
+  Value numIndices = b.createOrFold<arith::MulIOp>(loc, numBags, perBag);
+  return BagBounds{numBags, numIndices, start, end, start};
+}
+
 FailureOr<BagBounds> BagOpInterface::getBagBounds(OpBuilder &b, Location loc) {
   Value indices = getIndices();
   switch (getBagForm()) {
   case BagForm::Packed: {
     Value numBags = b.createOrFold<tensor::DimOp>(loc, indices, 0);
     Value perBag = b.createOrFold<tensor::DimOp>(loc, indices, 1);
-    BagBounds::BoundFn start = [perBag](OpBuilder &ib, Location l,
-                                        Value bag) -> Value {
-      return arith::MulIOp::create(ib, l, bag, perBag);
-    };
-    BagBounds::BoundFn end = [start, perBag](OpBuilder &ib, Location l,
-                                             Value bag) -> Value {
-      return arith::AddIOp::create(ib, l, start(ib, l, bag), perBag);
-    };
-    Value numIndices = b.createOrFold<arith::MulIOp>(loc, numBags, perBag);
-    return BagBounds{numBags, numIndices, start, end, start};
+    return BagBounds::fromPacked(b, loc, numBags, perBag);
   }
   case BagForm::Offsets:
     return BagBounds::fromOffsets(

@@ -75,8 +75,12 @@ struct BagBounds {
   /// Bag b is [offsets[b], offsets[b + 1]); without `includeLastOffset`
   /// the last bag runs to `numIndices`. With it there are offsets - 1 bags
   /// (none for an empty offsets tensor, a broken contract).
+  /// `offsets` is a 1-D tensor, or a buffer in a kernel built on buffers.
   static BagBounds fromOffsets(OpBuilder &b, Location loc, Value offsets,
                                Value numIndices, bool includeLastOffset);
+  /// Bag b of a packed op is [b * perBag, (b + 1) * perBag).
+  static BagBounds fromPacked(OpBuilder &b, Location loc, Value numBags,
+                              Value perBag);
 };
 
 } // namespace mlir::embbag

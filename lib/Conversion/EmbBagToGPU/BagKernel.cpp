@@ -1,0 +1,366 @@
+//===- BagKernel.cpp - One thread of the GPU kernel of a bag op -----------===//
+//
+// A thread is lane `thread % L` of bag `block * (256 / L) + thread / L`.
+// For each of its columns (vectors c = lane, lane + L, ...) it runs one
+// pass over the bag's indices, `rowsInFlight` at a time: first their
+// indices, then their rows (independent loads the memory system overlaps),
+// then the accumulation in f32, so that a warp keeps many rows in flight.
+// A row read is guarded only when an index can be skipped (padding_idx) or
+// must be checked: then a skipped index loads nothing and leaves the
+// accumulator as it was. The end of a bag (default row, mean, sqrtn) is
+// the CPU kernel's (LoweringUtils.h), so both give the same results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BagKernel.h"
+
+#include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::embbag;
+using namespace mlir::embbag::lowering;
+using namespace mlir::embbag::gpu_lowering;
+
+namespace {
+
+/// The values one pass over a bag carries from index to index.
+struct PassState {
+  Value acc;        // vector<E x f32 (or the table's float type)>
+  Value count;      // index: indices taken; null when it is the bag's size
+  Value sumSquares; // the weights' squares (weighted sqrtn), or null
+
+  SmallVector<Value> toValues() const {
+    SmallVector<Value> values{acc};
+    for (Value v : {count, sumSquares})
+      if (v)
+        values.push_back(v);
+    return values;
+  }
+  PassState withValues(ValueRange values) const {
+    PassState next = *this;
+    unsigned i = 0;
+    next.acc = values[i++];
+    if (count)
+      next.count = values[i++];
+    if (sumSquares)
+      next.sumSquares = values[i++];
+    return next;
+  }
+};
+
+/// One lane's view of the kernel: the vector length of its loads.
+struct Lane {
+  const BagKernel &k;
+  int64_t length;          // elements per load: a 16-byte vector, or 1
+  Type storageType;        // T
+  Type accType;            // f32 for f16 / bf16, else T
+  VectorType storageVector, accVector;
+
+  Lane(const BagKernel &k, int64_t length)
+      : k(k), length(length),
+        storageType(cast<MemRefType>(k.table.getType()).getElementType()),
+        accType(getAccumulatorType(storageType)),
+        storageVector(VectorType::get({length}, storageType)),
+        accVector(VectorType::get({length}, accType)) {}
+
+  bool isMax() const { return k.reduction == Reduction::max; }
+  bool countsTaken() const { return static_cast<bool>(k.paddingIdx); }
+  bool sumsSquares() const {
+    return k.reduction == Reduction::sqrtn && k.weights;
+  }
+  llvm::MaybeAlign alignment() const {
+    return llvm::Align(length * storageType.getIntOrFloatBitWidth() / 8);
+  }
+};
+
+} // namespace
+
+static Value splat(ImplicitLocOpBuilder &b, VectorType type, TypedAttr value) {
+  return arith::ConstantOp::create(b, type,
+                                   DenseElementsAttr::get(type, value));
+}
+
+/// The identity of the reduction: zeros, or -inf for max.
+static Value identity(ImplicitLocOpBuilder &b, const Lane &l) {
+  return splat(b, l.accVector,
+               l.isMax() ? maxIdentity(b, l.accType, /*isUnsigned=*/false)
+                         : b.getZeroAttr(l.accType));
+}
+
+/// Columns [col, col + length) of table row `row`, in the accumulator type.
+static Value loadRow(ImplicitLocOpBuilder &b, const Lane &l, Value row,
+                     Value col) {
+  Value v = vector::LoadOp::create(b, l.storageVector, l.k.table,
+                                   ValueRange{row, col},
+                                   /*nontemporal=*/false, l.alignment());
+  if (l.accType != l.storageType)
+    v = arith::ExtFOp::create(b, l.accVector, v);
+  return v;
+}
+
+/// Sets `bit` of the flag word unless `ok`: a broken rule of the contract,
+/// which the host reports after the kernel.
+static void flagUnless(ImplicitLocOpBuilder &b, const BagKernel &k, Value ok,
+                       int32_t bit) {
+  Value broken = arith::XOrIOp::create(
+      b, ok, arith::ConstantOp::create(b, b.getBoolAttr(true)));
+  scf::IfOp::create(b, broken, [&](OpBuilder &nested, Location loc) {
+    ImplicitLocOpBuilder tb(loc, nested);
+    memref::AtomicRMWOp::create(
+        tb, arith::AtomicRMWKind::ori,
+        arith::ConstantOp::create(tb, tb.getI32IntegerAttr(bit)), k.flag,
+        ValueRange{cst(tb, 0)});
+    scf::YieldOp::create(tb);
+  });
+}
+
+/// Whether the index `row` read at some position is taken (i1), or null
+/// when every index is: not padding, and with checks inside the table
+/// (flagging it otherwise).
+static Value isTaken(ImplicitLocOpBuilder &b, const BagKernel &k, Value row) {
+  Value taken;
+  if (k.indicesBit) {
+    Value inTable = arith::AndIOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::sge, row, cst(b, 0)),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row, k.numEmb));
+    flagUnless(b, k, inTable, k.indicesBit);
+    taken = inTable;
+  }
+  if (k.paddingIdx) {
+    Value notPadding =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, row, k.paddingIdx);
+    taken = taken ? arith::AndIOp::create(b, taken, notPadding).getResult()
+                  : notPadding;
+  }
+  return taken;
+}
+
+/// The row's columns when `taken` (null: always), else the identity; a
+/// row not taken is not read.
+static Value loadIfTaken(ImplicitLocOpBuilder &b, const Lane &l, Value taken,
+                         Value row, Value col) {
+  if (!taken)
+    return loadRow(b, l, row, col);
+  auto ifOp = scf::IfOp::create(
+      b, taken,
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        scf::YieldOp::create(tb, loadRow(tb, l, row, col));
+      },
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        scf::YieldOp::create(tb, identity(tb, l));
+      });
+  return ifOp.getResult(0);
+}
+
+static Value loadWeight(ImplicitLocOpBuilder &b, const Lane &l, Value pos) {
+  Value w = memref::LoadOp::create(b, l.k.weights, ValueRange{pos});
+  if (w.getType() != l.accType)
+    w = arith::ExtFOp::create(b, l.accType, w);
+  return w;
+}
+
+/// Adds the positions `positions` of the bag to the pass: their indices,
+/// then their rows, then the accumulation in position order.
+static PassState accumulate(ImplicitLocOpBuilder &b, const Lane &l,
+                            ValueRange positions, Value col, PassState s) {
+  SmallVector<Value> rows, taken, values;
+  for (Value pos : positions)
+    rows.push_back(arith::IndexCastOp::create(
+        b, b.getIndexType(),
+        memref::LoadOp::create(b, l.k.indices, ValueRange{pos})));
+  for (Value row : rows)
+    taken.push_back(isTaken(b, l.k, row));
+  for (auto [row, t] : llvm::zip_equal(rows, taken))
+    values.push_back(loadIfTaken(b, l, t, row, col));
+  for (auto [pos, t, v] : llvm::zip_equal(positions, taken, values)) {
+    Value w = l.k.weights ? loadWeight(b, l, pos) : Value();
+    Value next;
+    if (l.isMax()) {
+      next = maximum(b, s.acc, v, /*isUnsigned=*/false);
+    } else if (w) {
+      next = vector::FMAOp::create(
+          b, v, vector::BroadcastOp::create(b, l.accVector, w), s.acc);
+    } else {
+      next = arith::AddFOp::create(b, s.acc, v);
+    }
+    // A skipped index leaves the sums as they were, whatever its weight.
+    s.acc = t ? arith::SelectOp::create(b, t, next, s.acc).getResult() : next;
+    if (s.count)
+      s.count = arith::AddIOp::create(
+          b, s.count,
+          t ? arith::IndexCastUIOp::create(b, b.getIndexType(), t).getResult()
+            : cst(b, 1));
+    if (s.sumSquares) {
+      Value sq = math::FmaOp::create(b, w, w, s.sumSquares);
+      s.sumSquares =
+          t ? arith::SelectOp::create(b, t, sq, s.sumSquares).getResult() : sq;
+    }
+  }
+  return s;
+}
+
+/// A loop over positions [lo, hi) of the bag, `step` at a time.
+static PassState buildPositionLoop(ImplicitLocOpBuilder &b, const Lane &l,
+                                   Value lo, Value hi, unsigned step,
+                                   Value col, const PassState &init) {
+  auto loop = scf::ForOp::create(
+      b, lo, hi, cst(b, step), init.toValues(),
+      [&](OpBuilder &nested, Location loc, Value pos, ValueRange iterArgs) {
+        ImplicitLocOpBuilder lb(loc, nested);
+        SmallVector<Value> positions{pos};
+        for (unsigned u = 1; u < step; ++u)
+          positions.push_back(arith::AddIOp::create(lb, pos, cst(lb, u)));
+        PassState next =
+            accumulate(lb, l, positions, col, init.withValues(iterArgs));
+        scf::YieldOp::create(lb, next.toValues());
+      });
+  return init.withValues(loop.getResults());
+}
+
+/// The end of a bag: the default row or zeros for an empty one, then the
+/// mean's or sqrtn's divisor (the CPU kernel's rules, LoweringUtils.h).
+static Value finishBag(ImplicitLocOpBuilder &b, const Lane &l,
+                       const PassState &s, Value count, Value col) {
+  Value acc = s.acc;
+  Value isEmpty =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, cst(b, 0));
+  if (l.isMax())
+    acc = arith::SelectOp::create(b, isEmpty,
+                                  splat(b, l.accVector, b.getZeroAttr(l.accType)),
+                                  acc);
+  if (l.k.defaultIndex) {
+    Value useDefault = arith::AndIOp::create(
+        b, isEmpty,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sge, l.k.defaultIndex,
+                              cst(b, 0)));
+    auto ifOp = scf::IfOp::create(
+        b, useDefault,
+        [&](OpBuilder &nested, Location loc) {
+          ImplicitLocOpBuilder tb(loc, nested);
+          scf::YieldOp::create(tb, loadRow(tb, l, l.k.defaultIndex, col));
+        },
+        [&](OpBuilder &nested, Location loc) {
+          scf::YieldOp::create(nested, loc, acc);
+        });
+    acc = ifOp.getResult(0);
+  }
+  if (l.k.reduction == Reduction::mean)
+    acc = divideByCount(b, acc, countDivisor(b, count), /*isUnsigned=*/false);
+  if (l.k.reduction == Reduction::sqrtn) {
+    Value norm = s.sumSquares
+                     ? s.sumSquares
+                     : arith::UIToFPOp::create(
+                           b, l.accType,
+                           arith::IndexCastUIOp::create(b, b.getI64Type(),
+                                                        count));
+    acc = divideBy(b, acc, sqrtnDivisor(b, norm, count));
+  }
+  return acc;
+}
+
+/// Columns [col, col + length) of bag `bag` of positions [start, end).
+static void buildColumn(ImplicitLocOpBuilder &b, const Lane &l, Value bag,
+                        Value start, Value end, Value col) {
+  PassState init{identity(b, l), l.countsTaken() ? cst(b, 0) : Value(),
+                 l.sumsSquares()
+                     ? arith::ConstantOp::create(b, b.getZeroAttr(l.accType))
+                           .getResult()
+                     : Value()};
+  // `rowsInFlight` positions per iteration, then the rest one by one.
+  unsigned unroll = std::max(1u, l.k.rowsInFlight);
+  Value size = arith::SubIOp::create(b, end, start);
+  Value mainEnd = arith::AddIOp::create(
+      b, start,
+      arith::MulIOp::create(
+          b, arith::DivUIOp::create(b, size, cst(b, unroll)), cst(b, unroll)));
+  PassState s = buildPositionLoop(b, l, start, mainEnd, unroll, col, init);
+  if (unroll > 1)
+    s = buildPositionLoop(b, l, mainEnd, end, 1, col, s);
+  Value acc = finishBag(b, l, s, s.count ? s.count : size, col);
+  if (l.accType != l.storageType)
+    acc = arith::TruncFOp::create(b, l.storageVector, acc);
+  vector::StoreOp::create(b, acc, l.k.out, ValueRange{bag, col},
+                          /*nontemporal=*/false, l.alignment());
+}
+
+/// The lane's columns of bag `bag`, loading `length` elements at a time.
+static void buildLane(ImplicitLocOpBuilder &b, const BagKernel &k,
+                      int64_t length, Value bag, Value lane, Value start,
+                      Value end) {
+  Lane l(k, length);
+  Value first = arith::MulIOp::create(b, lane, cst(b, length));
+  Value step = arith::MulIOp::create(b, k.lanesPerBag, cst(b, length));
+  scf::ForOp::create(b, first, k.rowLength, step, ValueRange{},
+                     [&](OpBuilder &nested, Location loc, Value col,
+                         ValueRange) {
+                       ImplicitLocOpBuilder lb(loc, nested);
+                       buildColumn(lb, l, bag, start, end, col);
+                       scf::YieldOp::create(lb);
+                     });
+}
+
+/// The bounds of bag `bag`; with checks, bounds that break the offsets'
+/// rule are flagged and make the bag empty, so that nothing is read
+/// through them.
+static std::pair<Value, Value> getCheckedRange(ImplicitLocOpBuilder &b,
+                                               const BagKernel &k, Value bag) {
+  auto [start, end] = k.bounds.range(b, b.getLoc(), bag);
+  if (!k.offsetsBit)
+    return {start, end};
+  auto le = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::sle, x, y);
+  };
+  Value ok = arith::AndIOp::create(
+      b, arith::AndIOp::create(b, le(cst(b, 0), start), le(start, end)),
+      le(end, k.bounds.numIndices));
+  flagUnless(b, k, ok, k.offsetsBit);
+  start = arith::SelectOp::create(b, ok, start, cst(b, 0));
+  end = arith::SelectOp::create(b, ok, end, cst(b, 0));
+  return {start, end};
+}
+
+static void buildBag(ImplicitLocOpBuilder &b, const BagKernel &k, Value bag,
+                     Value lane) {
+  auto [start, end] = getCheckedRange(b, k, bag);
+  if (!k.useVectors) {
+    buildLane(b, k, 1, bag, lane, start, end);
+    return;
+  }
+  // Uniform across the kernel: the branch costs nothing per bag.
+  scf::IfOp::create(
+      b, k.useVectors,
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        buildLane(tb, k, k.vectorLength, bag, lane, start, end);
+        scf::YieldOp::create(tb);
+      },
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        buildLane(tb, k, 1, bag, lane, start, end);
+        scf::YieldOp::create(tb);
+      });
+}
+
+void mlir::embbag::gpu_lowering::buildBagThread(ImplicitLocOpBuilder &b,
+                                                const BagKernel &k,
+                                                Value block, Value thread) {
+  Value lane = arith::RemUIOp::create(b, thread, k.lanesPerBag);
+  Value bag = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, block, k.bagsPerBlock),
+      arith::DivUIOp::create(b, thread, k.lanesPerBag));
+  Value inBatch = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, bag,
+                                        k.bounds.numBags);
+  scf::IfOp::create(b, inBatch, [&](OpBuilder &nested, Location loc) {
+    ImplicitLocOpBuilder tb(loc, nested);
+    buildBag(tb, k, bag, lane);
+    scf::YieldOp::create(tb);
+  });
+}

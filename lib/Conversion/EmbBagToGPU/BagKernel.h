@@ -1,0 +1,56 @@
+//===- BagKernel.h - The GPU kernel of a bag op, private to EmbBagToGPU ---===//
+//
+// One thread of the kernel of an embbag op on buffers: a bag's lanes split
+// its row into vectors of 16 bytes (or single elements), each lane
+// accumulating its columns over the bag's indices with several table rows
+// in flight. EmbBagToGPU.cpp builds the operands on the host and wraps the
+// thread's code in a gpu.launch, or in scf.parallel loops for the host.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EMBBAG_LIB_CONVERSION_EMBBAGTOGPU_BAGKERNEL_H
+#define EMBBAG_LIB_CONVERSION_EMBBAGTOGPU_BAGKERNEL_H
+
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::embbag::gpu_lowering {
+
+/// Threads per block.
+constexpr int64_t kBlockSize = 256;
+/// The largest number of lanes that share a bag's row.
+constexpr int64_t kMaxLanesPerBag = 32;
+/// Bytes a lane loads at once from a row.
+constexpr int64_t kVectorBytes = 16;
+
+/// What the threads of an op's kernel read. Every value is defined on the
+/// host, before the launch.
+struct BagKernel {
+  Reduction reduction = Reduction::sum;
+  Value table;   // memref<num_emb x row x T>, unit stride along the row
+  Value indices; // memref<num_indices x T_IND>
+  Value weights; // memref<num_indices x T>, or null
+  Value out;     // memref<num_bags x row x T>, unit stride along the row
+  BagBounds bounds;               // bags of the buffers
+  Value defaultIndex, paddingIdx; // index, or null
+  Value numEmb, rowLength;        // index
+  Value lanesPerBag, bagsPerBlock; // index
+  // Whether the lanes load 16-byte vectors (i1; null: never): the row's
+  // bytes and the buffers' rows are 16-byte aligned.
+  Value useVectors;
+  int64_t vectorLength = 1; // the elements of T in 16 bytes
+  unsigned rowsInFlight = 4;
+  // The checks: the flag word (memref<1xi32>) whose bits the kernel sets,
+  // and the bits of the rules it checks (0: not checked).
+  Value flag;
+  int32_t offsetsBit = 0, indicesBit = 0;
+};
+
+/// The code of thread `thread` of block `block` (index values).
+void buildBagThread(ImplicitLocOpBuilder &b, const BagKernel &k, Value block,
+                    Value thread);
+
+} // namespace mlir::embbag::gpu_lowering
+
+#endif // EMBBAG_LIB_CONVERSION_EMBBAGTOGPU_BAGKERNEL_H

@@ -1,0 +1,416 @@
+//===- EmbBagToGPU.cpp - Lower embbag ops to GPU kernels ------------------===//
+//
+// The host side of an op's kernel: its tensors as buffers, the result's
+// buffer, the launch configuration, and the runtime contract split between
+// the host (rules on scalars and shapes, checked before the launch as on
+// the CPU) and the device (rules on offsets and indices, checked where the
+// threads read them, each setting its bit of a flag word that the host
+// turns into the CPU's marked check after the kernel). The threads' code
+// is BagKernel.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "embbag/Conversion/EmbBagToGPU/EmbBagToGPU.h"
+
+#include "BagKernel.h"
+
+#include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
+#include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::embbag {
+#define GEN_PASS_DEF_CONVERTEMBBAGTOGPU
+#include "embbag/Conversion/Passes.h.inc"
+} // namespace mlir::embbag
+
+using namespace mlir;
+using namespace mlir::embbag;
+using namespace mlir::embbag::lowering;
+using namespace mlir::embbag::gpu_lowering;
+using contract::Clause;
+
+// The host's checks compare scalars and shapes only.
+static constexpr unsigned kHostCheckVectorBits = 128;
+
+/// Why this lowering does not take `op`, or nothing when it does.
+static std::optional<StringRef> getUnsupportedReason(BagOpInterface op) {
+  if (op.getBagForm() == BagForm::Segments)
+    return StringRef("embbag.segments is not supported on the GPU yet");
+  if (op.getRowwiseAttr())
+    return StringRef("rowwise tables are not supported on the GPU yet");
+  Type element = getElementTypeOrSelf(op.getTable().getType());
+  if (!element.isF32() && !element.isF16() && !element.isBF16())
+    return StringRef("only f32, f16 and bf16 tables are supported on the GPU");
+  return std::nullopt;
+}
+
+namespace {
+
+/// The contract's evaluator for a kernel: the host checks what it holds
+/// (scalars, shapes) before the launch; the rules on the offsets and
+/// indices, which live on the device, get a bit of the flag word each and
+/// are reported from it after the launch.
+class KernelChecks : public ContractCheckEmitter {
+public:
+  using ContractCheckEmitter::ContractCheckEmitter;
+
+  /// The bit of `rule`'s clause, or 0 when the op's contract has none.
+  int32_t getBit(contract::Rule rule) const {
+    for (const Clause &c : deviceClauses)
+      if (c.rule == rule)
+        return bitOf(c);
+    return 0;
+  }
+  bool hasDeviceClauses() const { return !deviceClauses.empty(); }
+
+  /// The checks of the device's clauses, from the flag word's value, in
+  /// the contract's order.
+  void reportFlags(Value flags) {
+    for (const Clause &c : deviceClauses) {
+      Value bit = arith::ConstantOp::create(b, b.getI32IntegerAttr(bitOf(c)));
+      Value ok = arith::CmpIOp::create(
+          b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, flags, bit),
+          arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
+      report(ok, c);
+    }
+  }
+
+protected:
+  LogicalResult monotone(const Clause &c) override { return onDevice(c); }
+  LogicalResult allBelow(const Clause &c) override { return onDevice(c); }
+
+private:
+  static int32_t bitOf(const Clause &c) {
+    return int32_t(1) << static_cast<unsigned>(c.rule);
+  }
+  LogicalResult onDevice(const Clause &c) {
+    deviceClauses.push_back(c);
+    return success();
+  }
+
+  SmallVector<Clause> deviceClauses;
+};
+
+} // namespace
+
+/// `tensor` as a read-only buffer whose layout any buffer casts to, with
+/// unit stride along the last dimension (what vector loads need).
+static Value readBuffer(ImplicitLocOpBuilder &b, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+  strides.back() = 1;
+  auto layout = StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                                       strides);
+  auto bufferType =
+      MemRefType::get(type.getShape(), type.getElementType(), layout);
+  return bufferization::ToBufferOp::create(b, bufferType, tensor,
+                                           b.getUnitAttr());
+}
+
+/// The memref that `op`'s result is only materialized in, when it
+/// dominates `op` and collapses to [num_bags, row]: the kernel writes
+/// there directly.
+static bufferization::MaterializeInDestinationOp
+findDestination(BagOpInterface op) {
+  Value result = op->getResult(0);
+  if (!result.hasOneUse())
+    return {};
+  auto m = dyn_cast<bufferization::MaterializeInDestinationOp>(
+      *result.getUsers().begin());
+  if (!m || !isa<MemRefType>(m.getDest().getType()))
+    return {};
+  auto destType = cast<MemRefType>(m.getDest().getType());
+  if (!destType.getLayout().isIdentity() ||
+      destType.getRank() != cast<ShapedType>(result.getType()).getRank())
+    return {};
+  DominanceInfo dominance(op->getParentOfType<FunctionOpInterface>());
+  if (!dominance.properlyDominates(m.getDest(), op))
+    return {};
+  return m;
+}
+
+/// The destination as [num_bags, row].
+static Value collapseDestination(ImplicitLocOpBuilder &b, Value dest) {
+  auto type = cast<MemRefType>(dest.getType());
+  if (type.getRank() == 2)
+    return dest;
+  if (type.getRank() == 1) {
+    SmallVector<int64_t> shape{type.getDimSize(0), 1};
+    return memref::ExpandShapeOp::create(
+        b, MemRefType::get(shape, type.getElementType()), dest,
+        ArrayRef<ReassociationIndices>{{0, 1}},
+        ArrayRef<OpFoldResult>{memref::getMixedSize(b, b.getLoc(), dest, 0),
+                               b.getIndexAttr(1)});
+  }
+  ReassociationIndices rows;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    rows.push_back(d);
+  return memref::CollapseShapeOp::create(
+      b, dest, ArrayRef<ReassociationIndices>{{0}, rows});
+}
+
+/// Whether `buffer`'s rows start on 16-byte boundaries (i1): its first
+/// element and its row stride.
+static Value rowsAligned(ImplicitLocOpBuilder &b, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, buffer);
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, buffer);
+  Value first = arith::AddIOp::create(
+      b, pointer, arith::MulIOp::create(b, meta.getOffset(), cst(b, bytes)));
+  Value rowBytes =
+      arith::MulIOp::create(b, meta.getStrides()[0], cst(b, bytes));
+  auto aligned = [&](Value v) {
+    return arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, v, cst(b, kVectorBytes)), cst(b, 0));
+  };
+  return arith::AndIOp::create(b, aligned(first), aligned(rowBytes));
+}
+
+/// Whether the lanes load 16-byte vectors: the row is a whole number of
+/// them and both buffers' rows are aligned. Null when it cannot be.
+static Value chooseVectors(ImplicitLocOpBuilder &b, const BagKernel &k) {
+  if (k.vectorLength == 1)
+    return Value();
+  std::optional<int64_t> row = getConstantIntValue(k.rowLength);
+  if (row && *row % k.vectorLength != 0)
+    return Value();
+  Value wholeVectors = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, k.rowLength, cst(b, k.vectorLength)),
+      cst(b, 0));
+  return arith::AndIOp::create(
+      b, wholeVectors,
+      arith::AndIOp::create(b, rowsAligned(b, k.table), rowsAligned(b, k.out)));
+}
+
+/// The lanes per bag: the power of two from 1 to 32 that covers the
+/// row's loads (`loadsPerRow`), or 32.
+static Value lanesFor(ImplicitLocOpBuilder &b, Value loadsPerRow) {
+  Value lanes = cst(b, kMaxLanesPerBag);
+  for (int64_t p = kMaxLanesPerBag / 2; p >= 1; p /= 2)
+    lanes = arith::SelectOp::create(
+        b,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ule, loadsPerRow,
+                              cst(b, p)),
+        cst(b, p), lanes);
+  return lanes;
+}
+
+/// Sets the launch configuration of `k`: lanes per bag and bags per block.
+static void chooseLanes(ImplicitLocOpBuilder &b, BagKernel &k) {
+  Value elementsPerLoad =
+      k.useVectors ? arith::SelectOp::create(b, k.useVectors,
+                                             cst(b, k.vectorLength), cst(b, 1))
+                         .getResult()
+                   : cst(b, 1);
+  Value loadsPerRow =
+      arith::CeilDivUIOp::create(b, k.rowLength, elementsPerLoad);
+  k.lanesPerBag = lanesFor(b, loadsPerRow);
+  k.bagsPerBlock = arith::DivUIOp::create(b, cst(b, kBlockSize), k.lanesPerBag);
+}
+
+/// Runs the threads' code over `numBlocks` blocks: a gpu.launch, or two
+/// nested scf.parallel loops on the host.
+static void buildLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
+                        Value numBlocks, bool hostLoops) {
+  Value zero = cst(b, 0), one = cst(b, 1), threads = cst(b, kBlockSize);
+  if (hostLoops) {
+    scf::ParallelOp::create(
+        b, ValueRange{zero}, ValueRange{numBlocks}, ValueRange{one},
+        [&](OpBuilder &nested, Location loc, ValueRange blocks) {
+          scf::ParallelOp::create(
+              nested, loc, ValueRange{zero}, ValueRange{threads},
+              ValueRange{one},
+              [&](OpBuilder &inner, Location l, ValueRange thread) {
+                ImplicitLocOpBuilder tb(l, inner);
+                buildBagThread(tb, k, blocks[0], thread[0]);
+              });
+        });
+    return;
+  }
+  // A grid of no blocks is an error for the driver: no bags, no launch.
+  Value any =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ne, numBlocks, zero);
+  scf::IfOp::create(b, any, [&](OpBuilder &nested, Location loc) {
+    ImplicitLocOpBuilder tb(loc, nested);
+    auto launch =
+        gpu::LaunchOp::create(tb, numBlocks, one, one, threads, one, one);
+    OpBuilder::InsertionGuard guard(tb);
+    tb.setInsertionPointToStart(&launch.getBody().front());
+    buildBagThread(tb, k, launch.getBlockIds().x, launch.getThreadIds().x);
+    gpu::TerminatorOp::create(tb);
+    tb.setInsertionPointAfter(launch);
+    scf::YieldOp::create(tb);
+  });
+}
+
+/// The flag word the kernel's checks set: host memory the device can
+/// write (gpu.alloc host_shared), or a stack slot for host loops.
+static Value allocateFlag(ImplicitLocOpBuilder &b, bool hostLoops) {
+  auto type = MemRefType::get({1}, b.getI32Type());
+  Value flag = hostLoops ? memref::AllocaOp::create(b, type).getResult()
+                         : gpu::AllocOp::create(b, type, Type(), ValueRange{},
+                                                ValueRange{}, ValueRange{},
+                                                b.getUnitAttr())
+                               .getMemref();
+  memref::StoreOp::create(
+      b, arith::ConstantOp::create(b, b.getI32IntegerAttr(0)), flag,
+      ValueRange{cst(b, 0)});
+  return flag;
+}
+
+namespace {
+
+struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
+  BagOpToGPU(MLIRContext *ctx, const ConvertEmbBagToGPUOptions &options)
+      : OpInterfaceRewritePattern<BagOpInterface>(ctx), options(options) {}
+
+  LogicalResult matchAndRewrite(BagOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<StringRef> reason = getUnsupportedReason(op))
+      return rewriter.notifyMatchFailure(op, *reason);
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelChecks checks(b, op, kHostCheckVectorBits);
+    if (options.checks) {
+      (void)checks.evaluate(contract::getContract(op));
+      emitDestinationChecks(b, op, kHostCheckVectorBits);
+    }
+    BagKernel k = buildOperands(b, op, checks);
+    bufferization::MaterializeInDestinationOp dest = findDestination(op);
+    Value init;
+    if (dest) {
+      k.out = collapseDestination(b, dest.getDest());
+    } else {
+      auto tableType = cast<MemRefType>(k.table.getType());
+      auto type = RankedTensorType::get(
+          {op.getBagResultType().getDimSize(0), tableType.getDimSize(1)},
+          tableType.getElementType());
+      SmallVector<Value> sizes;
+      for (auto [d, size] :
+           llvm::enumerate(SmallVector<Value>{k.bounds.numBags, k.rowLength}))
+        if (type.isDynamicDim(d))
+          sizes.push_back(size);
+      init = tensor::EmptyOp::create(b, type, sizes);
+      k.out = bufferization::ToBufferOp::create(
+          b, MemRefType::get(type.getShape(), type.getElementType()), init,
+          UnitAttr());
+    }
+    k.useVectors = chooseVectors(b, k);
+    chooseLanes(b, k);
+    Value numBlocks =
+        arith::CeilDivUIOp::create(b, k.bounds.numBags, k.bagsPerBlock);
+    if (checks.hasDeviceClauses())
+      k.flag = allocateFlag(b, options.hostLoops);
+    buildLaunch(b, k, numBlocks, options.hostLoops);
+    if (k.flag)
+      reportFlags(b, checks, k.flag);
+    if (dest) {
+      rewriter.eraseOp(dest);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Value result = bufferization::ToTensorOp::create(
+        b, init.getType(), k.out, b.getUnitAttr(), b.getUnitAttr());
+    rewriter.replaceOp(op, unflattenResult(b, result, op.getBagResultType(),
+                                           op.getTable(), k.bounds.numBags));
+    return success();
+  }
+
+private:
+  /// The kernel's buffers, sizes and clauses; `checks` gives the bits of
+  /// the device's rules.
+  BagKernel buildOperands(ImplicitLocOpBuilder &b, BagOpInterface op,
+                          const KernelChecks &checks) const {
+    bool packed = op.getBagForm() == BagForm::Packed;
+    auto flatten = [&](Value v) { return packed ? flattenBags(b, v) : v; };
+    Value table = flattenTable(b, op.getTable());
+    BagKernel k;
+    k.reduction = op.getReduction();
+    k.table = readBuffer(b, table);
+    k.indices = readBuffer(b, flatten(op.getIndices()));
+    if (op.getWeights())
+      k.weights = readBuffer(b, flatten(op.getWeights()));
+    if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
+      k.defaultIndex = toIndex(b, *d);
+    if (Value padding = op.getPaddingIdx())
+      k.paddingIdx = toIndex(b, padding);
+    k.numEmb = dim(b, table, 0);
+    k.rowLength = dim(b, table, 1);
+    k.bounds = packed ? BagBounds::fromPacked(b, b.getLoc(),
+                                              dim(b, op.getIndices(), 0),
+                                              dim(b, op.getIndices(), 1))
+                      : BagBounds::fromOffsets(b, b.getLoc(),
+                                               readBuffer(b, op.getBags()),
+                                               dim(b, op.getIndices(), 0),
+                                               op.getIncludeLastOffset());
+    Type element = getElementTypeOrSelf(table.getType());
+    k.vectorLength = kVectorBytes * 8 / element.getIntOrFloatBitWidth();
+    k.rowsInFlight = options.rowsInFlight;
+    k.offsetsBit = checks.getBit(contract::Rule::OffsetsInIndices);
+    k.indicesBit = checks.getBit(contract::Rule::IndicesInTable);
+    return k;
+  }
+
+  /// Reads the flag word after the kernel and reports the device's rules.
+  static void reportFlags(ImplicitLocOpBuilder &b, KernelChecks &checks,
+                          Value flag) {
+    Value flags = memref::LoadOp::create(b, flag, ValueRange{cst(b, 0)});
+    if (!isa<memref::AllocaOp>(flag.getDefiningOp()))
+      gpu::DeallocOp::create(b, Type(), ValueRange{}, flag);
+    checks.reportFlags(flags);
+  }
+
+  ConvertEmbBagToGPUOptions options;
+};
+
+struct ConvertEmbBagToGPUPass
+    : public embbag::impl::ConvertEmbBagToGPUBase<ConvertEmbBagToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (rowsInFlight < 1 || rowsInFlight > 16) {
+      emitError(getOperation()->getLoc())
+          << "rows-in-flight must lie in [1, 16], not " << rowsInFlight;
+      return signalPassFailure();
+    }
+    if (!leaveUnsupported && failed(refuseUnsupported()))
+      return signalPassFailure();
+    ConvertEmbBagToGPUOptions options{checks, hostLoops, rowsInFlight,
+                                      leaveUnsupported};
+    RewritePatternSet patterns(&getContext());
+    patterns.add<BagOpToGPU>(&getContext(), options);
+    lowering::rewriteEach(
+        getOperation(), [](Operation *op) { return isa<BagOpInterface>(op); },
+        std::move(patterns));
+  }
+
+  /// Reports every op this lowering does not take, before anything is
+  /// rewritten.
+  LogicalResult refuseUnsupported() {
+    if (failed(refuseTrainingOps(getOperation())))
+      return failure();
+    bool refused = false;
+    getOperation()->walk([&](BagOpInterface op) {
+      if (std::optional<StringRef> reason = getUnsupportedReason(op)) {
+        op->emitOpError("cannot be lowered to the GPU: ") << *reason;
+        refused = true;
+      }
+    });
+    return failure(refused);
+  }
+};
+
+} // namespace
