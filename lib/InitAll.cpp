@@ -26,5 +26,6 @@ void mlir::embbag::registerAllEmbBagPasses() {
 
 void mlir::embbag::registerAllEmbBagPipelines() {
   registerEmbBagToLLVMPipeline();
+  registerEmbBagToNVVMPipeline();
   registerEmbBagShardToLLVMPipeline();
 }

@@ -221,9 +221,11 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     scalars and shapes on the host before the launch, as on the CPU; rules
     on the offsets and indices inside the kernel, where each thread reads
     them: a broken one is never used to read (the bag or the row is
-    skipped) and sets its bit in a flag word (`gpu.alloc host_shared`)
-    that the host reads after the kernel, reaching the same marked
-    `cf.assert`, with the same message, as the CPU's checks.
+    skipped) and sets its bit in a flag word that the host reads after the
+    kernel, reaching the same marked `cf.assert`, with the same message,
+    as the CPU's checks. The word is the calling thread's, pinned host
+    memory the device writes through, from the runtime function
+    `embbagCudaStatusWord` (declared with `llvm.emit_c_interface`).
     With `host-loops` the same kernel body is built inside two nested
     `scf.parallel` loops (blocks, then threads) instead of a `gpu.launch`,
     so that the CPU runs it: the differential tests check the kernels'
@@ -239,6 +241,7 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",

@@ -86,6 +86,51 @@ using EmbBagToLLVMPipelineBuilder = void (*)(OpPassManager &,
 void registerEmbBagToLLVMOptionsPipeline(StringRef name, StringRef description,
                                          EmbBagToLLVMPipelineBuilder build);
 
+/// Options of `--embbag-to-nvvm` (docs/GPU.md).
+struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The NVIDIA GPU the PTX is for (nvvm-attach-target's "
+                     "chip), e.g. sm_80 or sm_90"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM's optimization level for the kernels (0 to 3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<bool> checks{
+      *this, "checks",
+      llvm::cl::desc("Check the runtime contract, on the host and in the "
+                     "kernels, and stop with the CPU's message when it is "
+                     "broken (convert-embbag-to-gpu's checks)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> status{
+      *this, "status",
+      llvm::cl::desc("Report a broken runtime contract as a non-zero i32 "
+                     "result of every public function instead of aborting "
+                     "(needs checks; see embbag-checks-to-status)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<unsigned> rowsInFlight{
+      *this, "rows-in-flight",
+      llvm::cl::desc("Table rows each thread loads before it accumulates "
+                     "them, from 1 to 16 (convert-embbag-to-gpu's option)"),
+      llvm::cl::init(4)};
+  PassOptions::Option<bool> strictConstants{
+      *this, "strict-constants",
+      llvm::cl::desc("Constant operands that break an op's runtime contract "
+                     "are compile-time errors (default: warnings)"),
+      llvm::cl::init(false)};
+};
+
+/// Adds the lowering of a module of func.func on tensors and buffers
+/// holding embbag ops to kernels in gpu.modules, compiled to PTX in
+/// gpu.binary ops, and host code in the LLVM dialect that launches them
+/// (through the mgpu* runtime functions).
+void buildEmbBagToNVVMPipeline(OpPassManager &pm,
+                               const EmbBagToNVVMOptions &options);
+
+/// Registers `embbag-to-nvvm` with the global pipeline registry.
+void registerEmbBagToNVVMPipeline();
+
 /// Adds `embbag-shard-to-llvm`: the functions of a module annotated with the
 /// shard dialect are sharded (propagation, partition), their collectives
 /// lowered to MPI, MPI initialised and finalised in `@main`, then the whole

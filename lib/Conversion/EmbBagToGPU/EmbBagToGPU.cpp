@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -257,15 +258,35 @@ static void buildLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
   });
 }
 
-/// The flag word the kernel's checks set: host memory the device can
-/// write (gpu.alloc host_shared), or a stack slot for host loops.
-static Value allocateFlag(ImplicitLocOpBuilder &b, bool hostLoops) {
+/// The runtime function that returns the calling thread's flag word:
+/// pinned host memory the device writes through (docs/GPU.md).
+static constexpr StringLiteral kStatusWordFunction = "embbagCudaStatusWord";
+
+/// The declaration of kStatusWordFunction in `op`'s module, added once;
+/// called through its C interface (a descriptor written by the callee).
+static func::FuncOp getStatusWordFunction(Operation *op, MemRefType type) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (auto f = module.lookupSymbol<func::FuncOp>(kStatusWordFunction))
+    return f;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto f = func::FuncOp::create(b, module.getLoc(), kStatusWordFunction,
+                                b.getFunctionType({}, {type}));
+  f.setPrivate();
+  f->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  return f;
+}
+
+/// The flag word the kernel's checks set, zeroed: the runtime's word on
+/// the GPU, or a stack slot for host loops.
+static Value allocateFlag(ImplicitLocOpBuilder &b, Operation *op,
+                          bool hostLoops) {
   auto type = MemRefType::get({1}, b.getI32Type());
-  Value flag = hostLoops ? memref::AllocaOp::create(b, type).getResult()
-                         : gpu::AllocOp::create(b, type, Type(), ValueRange{},
-                                                ValueRange{}, ValueRange{},
-                                                b.getUnitAttr())
-                               .getMemref();
+  Value flag =
+      hostLoops
+          ? memref::AllocaOp::create(b, type).getResult()
+          : func::CallOp::create(b, getStatusWordFunction(op, type),
+                                 ValueRange{})
+                .getResult(0);
   memref::StoreOp::create(
       b, arith::ConstantOp::create(b, b.getI32IntegerAttr(0)), flag,
       ValueRange{cst(b, 0)});
@@ -313,7 +334,7 @@ struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
     Value numBlocks =
         arith::CeilDivUIOp::create(b, k.bounds.numBags, k.bagsPerBlock);
     if (checks.hasDeviceClauses())
-      k.flag = allocateFlag(b, options.hostLoops);
+      k.flag = allocateFlag(b, op, options.hostLoops);
     buildLaunch(b, k, numBlocks, options.hostLoops);
     if (k.flag)
       reportFlags(b, checks, k.flag);
@@ -367,10 +388,8 @@ private:
   /// Reads the flag word after the kernel and reports the device's rules.
   static void reportFlags(ImplicitLocOpBuilder &b, KernelChecks &checks,
                           Value flag) {
-    Value flags = memref::LoadOp::create(b, flag, ValueRange{cst(b, 0)});
-    if (!isa<memref::AllocaOp>(flag.getDefiningOp()))
-      gpu::DeallocOp::create(b, Type(), ValueRange{}, flag);
-    checks.reportFlags(flags);
+    checks.reportFlags(
+        memref::LoadOp::create(b, flag, ValueRange{cst(b, 0)}));
   }
 
   ConvertEmbBagToGPUOptions options;
