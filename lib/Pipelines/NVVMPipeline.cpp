@@ -17,8 +17,7 @@
 //   gpu-launch-sink-index-computations constants into the kernels
 //   gpu-kernel-outlining               gpu.func in a gpu.module per kernel
 //   nvvm-attach-target{chip, O}
-//   gpu.module(convert-scf-to-cf, convert-math-to-llvm,
-//              convert-gpu-to-nvvm, canonicalize, cse,
+//   gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, canonicalize, cse,
 //              reconcile-unrealized-casts)
 //   gpu-module-to-binary{format=isa}   PTX in a gpu.binary
 //   host: convert-scf-to-cf, expand-strided-metadata, lower-affine,
@@ -70,9 +69,6 @@ static void addKernelCompilation(OpPassManager &pm,
   // scf first: a structured op left for convert-gpu-to-nvvm would leave an
   // unrealized cast that the translation to LLVM IR rejects.
   kernels.addPass(createSCFToControlFlowPass());
-  // math.sqrt (sqrtn) as the LLVM intrinsic (PTX sqrt.rn), not a call to
-  // libdevice, which only the CUDA toolkit ships.
-  kernels.addPass(createConvertMathToLLVMPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
@@ -109,7 +105,8 @@ void mlir::embbag::buildEmbBagToNVVMPipeline(
   ConvertEmbBagToGPUOptions gpu;
   gpu.checks = options.checks;
   gpu.rowsInFlight = options.rowsInFlight;
-  pm.addNestedPass<func::FuncOp>(createConvertEmbBagToGPU(gpu));
+  // On the module: the checked kernels' runtime function is declared there.
+  pm.addPass(createConvertEmbBagToGPU(gpu));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Every tensor of a public function is a buffer in device memory.

@@ -426,14 +426,16 @@ Value mlir::embbag::lowering::maximum(ImplicitLocOpBuilder &b, Value lhs,
   return arith::MaxSIOp::create(b, lhs, rhs);
 }
 
-Value mlir::embbag::lowering::sqrtnDivisor(ImplicitLocOpBuilder &b,
-                                           Value sumOfSquares, Value count) {
+Value mlir::embbag::lowering::sqrtnDivisor(
+    ImplicitLocOpBuilder &b, Value sumOfSquares, Value count,
+    function_ref<Value(ImplicitLocOpBuilder &, Value)> sqrt) {
   Value isEmpty =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, cst(b, 0));
   Value one =
       arith::ConstantOp::create(b, b.getFloatAttr(sumOfSquares.getType(), 1.0));
-  return arith::SelectOp::create(b, isEmpty, one,
-                                 math::SqrtOp::create(b, sumOfSquares));
+  Value root = sqrt ? sqrt(b, sumOfSquares)
+                    : math::SqrtOp::create(b, sumOfSquares).getResult();
+  return arith::SelectOp::create(b, isEmpty, one, root);
 }
 
 Value mlir::embbag::lowering::divideBy(ImplicitLocOpBuilder &b, Value acc,

@@ -17,6 +17,7 @@
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -160,8 +161,18 @@ static Value loadIfTaken(ImplicitLocOpBuilder &b, const Lane &l, Value taken,
   return ifOp.getResult(0);
 }
 
+/// `buffer[pos]`, at its natural alignment: without a data layout, the
+/// kernel module's LLVM IR would assume 4 bytes for an i64 and NVPTX would
+/// split the load in two.
+static Value loadElement(ImplicitLocOpBuilder &b, Value buffer, Value pos) {
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  return memref::LoadOp::create(
+      b, buffer, ValueRange{pos}, /*nontemporal=*/false,
+      llvm::Align(element.getIntOrFloatBitWidth() / 8));
+}
+
 static Value loadWeight(ImplicitLocOpBuilder &b, const Lane &l, Value pos) {
-  Value w = memref::LoadOp::create(b, l.k.weights, ValueRange{pos});
+  Value w = loadElement(b, l.k.weights, pos);
   if (w.getType() != l.accType)
     w = arith::ExtFOp::create(b, l.accType, w);
   return w;
@@ -174,8 +185,7 @@ static PassState accumulate(ImplicitLocOpBuilder &b, const Lane &l,
   SmallVector<Value> rows, taken, values;
   for (Value pos : positions)
     rows.push_back(arith::IndexCastOp::create(
-        b, b.getIndexType(),
-        memref::LoadOp::create(b, l.k.indices, ValueRange{pos})));
+        b, b.getIndexType(), loadElement(b, l.k.indices, pos)));
   for (Value row : rows)
     taken.push_back(isTaken(b, l.k, row));
   for (auto [row, t] : llvm::zip_equal(rows, taken))
@@ -261,7 +271,15 @@ static Value finishBag(ImplicitLocOpBuilder &b, const Lane &l,
                            b, l.accType,
                            arith::IndexCastUIOp::create(b, b.getI64Type(),
                                                         count));
-    acc = divideBy(b, acc, sqrtnDivisor(b, norm, count));
+    auto deviceSqrt = [](ImplicitLocOpBuilder &ib, Value x) -> Value {
+      return LLVM::CallIntrinsicOp::create(
+                 ib, x.getType(), ib.getStringAttr("llvm.sqrt.f32"),
+                 ValueRange{x})
+          .getResult(0);
+    };
+    acc = divideBy(b, acc,
+                   l.k.onDevice ? sqrtnDivisor(b, norm, count, deviceSqrt)
+                                : sqrtnDivisor(b, norm, count));
   }
   return acc;
 }

@@ -41,6 +41,11 @@ struct BagKernel {
   Value useVectors;
   int64_t vectorLength = 1; // the elements of T in 16 bytes
   unsigned rowsInFlight = 4;
+  // Whether the code runs on the device (a gpu.launch) rather than in host
+  // loops: the square root is then LLVM's intrinsic, which NVPTX compiles
+  // to sqrt.rn (math.sqrt would become a call into libdevice, which only
+  // the CUDA toolkit ships).
+  bool onDevice = true;
   // The checks: the flag word (memref<1xi32>) whose bits the kernel sets,
   // and the bits of the rules it checks (0: not checked).
   Value flag;

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -44,8 +45,14 @@ using contract::Clause;
 // The host's checks compare scalars and shapes only.
 static constexpr unsigned kHostCheckVectorBits = 128;
 
-/// Why this lowering does not take `op`, or nothing when it does.
-static std::optional<StringRef> getUnsupportedReason(BagOpInterface op) {
+static bufferization::MaterializeInDestinationOp
+findDestination(BagOpInterface op);
+
+/// Why this lowering does not take `op`, or nothing when it does. A kernel
+/// launched from the host writes device memory, which the host code
+/// allocates none of yet: its result must go into a caller's buffer.
+static std::optional<StringRef> getUnsupportedReason(BagOpInterface op,
+                                                     bool hostLoops) {
   if (op.getBagForm() == BagForm::Segments)
     return StringRef("embbag.segments is not supported on the GPU yet");
   if (op.getRowwiseAttr())
@@ -53,6 +60,12 @@ static std::optional<StringRef> getUnsupportedReason(BagOpInterface op) {
   Type element = getElementTypeOrSelf(op.getTable().getType());
   if (!element.isF32() && !element.isF16() && !element.isBF16())
     return StringRef("only f32, f16 and bf16 tables are supported on the GPU");
+  if (!hostLoops && !findDestination(op))
+    return StringRef(
+        "its result must go into a destination buffer (a "
+        "bufferization.materialize_in_destination into a memref that "
+        "dominates the op, as in embbag-aot's kernels); results in new "
+        "device buffers are not supported yet");
   return std::nullopt;
 }
 
@@ -262,29 +275,28 @@ static void buildLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
 /// pinned host memory the device writes through (docs/GPU.md).
 static constexpr StringLiteral kStatusWordFunction = "embbagCudaStatusWord";
 
-/// The declaration of kStatusWordFunction in `op`'s module, added once;
-/// called through its C interface (a descriptor written by the callee).
-static func::FuncOp getStatusWordFunction(Operation *op, MemRefType type) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (auto f = module.lookupSymbol<func::FuncOp>(kStatusWordFunction))
-    return f;
+/// Declares kStatusWordFunction in `module` unless it is: called through
+/// its C interface (a descriptor written by the callee).
+static void declareStatusWordFunction(ModuleOp module) {
+  if (module.lookupSymbol(kStatusWordFunction))
+    return;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto type = MemRefType::get({1}, b.getI32Type());
   auto f = func::FuncOp::create(b, module.getLoc(), kStatusWordFunction,
                                 b.getFunctionType({}, {type}));
   f.setPrivate();
   f->setAttr("llvm.emit_c_interface", b.getUnitAttr());
-  return f;
 }
 
 /// The flag word the kernel's checks set, zeroed: the runtime's word on
 /// the GPU, or a stack slot for host loops.
-static Value allocateFlag(ImplicitLocOpBuilder &b, Operation *op,
+static Value allocateFlag(ImplicitLocOpBuilder &b,
                           bool hostLoops) {
   auto type = MemRefType::get({1}, b.getI32Type());
   Value flag =
       hostLoops
           ? memref::AllocaOp::create(b, type).getResult()
-          : func::CallOp::create(b, getStatusWordFunction(op, type),
+          : func::CallOp::create(b, kStatusWordFunction, TypeRange{type},
                                  ValueRange{})
                 .getResult(0);
   memref::StoreOp::create(
@@ -301,7 +313,8 @@ struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
 
   LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    if (std::optional<StringRef> reason = getUnsupportedReason(op))
+    if (std::optional<StringRef> reason =
+            getUnsupportedReason(op, options.hostLoops))
       return rewriter.notifyMatchFailure(op, *reason);
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelChecks checks(b, op, kHostCheckVectorBits);
@@ -334,7 +347,7 @@ struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
     Value numBlocks =
         arith::CeilDivUIOp::create(b, k.bounds.numBags, k.bagsPerBlock);
     if (checks.hasDeviceClauses())
-      k.flag = allocateFlag(b, op, options.hostLoops);
+      k.flag = allocateFlag(b, options.hostLoops);
     buildLaunch(b, k, numBlocks, options.hostLoops);
     if (k.flag)
       reportFlags(b, checks, k.flag);
@@ -380,6 +393,7 @@ private:
     Type element = getElementTypeOrSelf(table.getType());
     k.vectorLength = kVectorBytes * 8 / element.getIntOrFloatBitWidth();
     k.rowsInFlight = options.rowsInFlight;
+    k.onDevice = !options.hostLoops;
     k.offsetsBit = checks.getBit(contract::Rule::OffsetsInIndices);
     k.indicesBit = checks.getBit(contract::Rule::IndicesInTable);
     return k;
@@ -407,6 +421,8 @@ struct ConvertEmbBagToGPUPass
     }
     if (!leaveUnsupported && failed(refuseUnsupported()))
       return signalPassFailure();
+    if (checks && !hostLoops && failed(declareRuntime()))
+      return signalPassFailure();
     ConvertEmbBagToGPUOptions options{checks, hostLoops, rowsInFlight,
                                       leaveUnsupported};
     RewritePatternSet patterns(&getContext());
@@ -416,6 +432,24 @@ struct ConvertEmbBagToGPUPass
         std::move(patterns));
   }
 
+  /// Declares the runtime's status word function, which the checked
+  /// kernels call: in the module the pass runs on, since a pass on a
+  /// function must not add to its parent.
+  LogicalResult declareRuntime() {
+    bool any = false;
+    getOperation()->walk([&](BagOpInterface) { any = true; });
+    if (!any)
+      return success();
+    auto module = dyn_cast<ModuleOp>(getOperation());
+    if (!module)
+      return emitError(getOperation()->getLoc())
+             << "convert-embbag-to-gpu with checks must run on a module: it "
+                "declares the runtime function "
+             << kStatusWordFunction << " there";
+    declareStatusWordFunction(module);
+    return success();
+  }
+
   /// Reports every op this lowering does not take, before anything is
   /// rewritten.
   LogicalResult refuseUnsupported() {
@@ -423,7 +457,8 @@ struct ConvertEmbBagToGPUPass
       return failure();
     bool refused = false;
     getOperation()->walk([&](BagOpInterface op) {
-      if (std::optional<StringRef> reason = getUnsupportedReason(op)) {
+      if (std::optional<StringRef> reason =
+              getUnsupportedReason(op, hostLoops)) {
         op->emitOpError("cannot be lowered to the GPU: ") << *reason;
         refused = true;
       }

@@ -95,7 +95,10 @@ Value divideByCount(ImplicitLocOpBuilder &b, Value acc, Value divisor,
 /// of the float accumulator type; unweighted: the count): its square root,
 /// or 1 for an empty bag (`count` == 0, index), whose default row or zeros
 /// stay undivided.
-Value sqrtnDivisor(ImplicitLocOpBuilder &b, Value sumOfSquares, Value count);
+/// `sqrt` builds the square root (default: math.sqrt).
+Value sqrtnDivisor(
+    ImplicitLocOpBuilder &b, Value sumOfSquares, Value count,
+    function_ref<Value(ImplicitLocOpBuilder &, Value)> sqrt = nullptr);
 
 /// `acc` (a float scalar or vector) divided by the scalar `divisor`.
 Value divideBy(ImplicitLocOpBuilder &b, Value acc, Value divisor);

@@ -134,8 +134,14 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
 /// kernel built on buffers (the GPU lowering).
 static Value extractAsIndex(OpBuilder &b, Location loc, Value values,
                             Value pos) {
+  // A buffer's element at its natural alignment (what LLVM's lowering of a
+  // memref assumes; a kernel module without a data layout would not).
+  Type element = getElementTypeOrSelf(values.getType());
   Value v = isa<MemRefType>(values.getType())
-                ? memref::LoadOp::create(b, loc, values, pos).getResult()
+                ? memref::LoadOp::create(
+                      b, loc, values, pos, /*nontemporal=*/false,
+                      llvm::Align(element.getIntOrFloatBitWidth() / 8))
+                      .getResult()
                 : tensor::ExtractOp::create(b, loc, values, pos).getResult();
   if (v.getType().isIndex())
     return v;

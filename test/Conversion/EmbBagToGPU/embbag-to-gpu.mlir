@@ -1,0 +1,83 @@
+// RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu | FileCheck %s
+// RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="checks=0" | FileCheck %s --check-prefix=OFF
+// RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="host-loops=1 rows-in-flight=2" | FileCheck %s --check-prefix=HOST
+
+// An offsets op whose result goes into the caller's buffer: the host checks
+// the scalars and shapes, picks the 16-byte lanes when the row and buffers
+// allow them, launches 256 threads per block, and reports the kernel's flag
+// word with the CPU's messages after it. The kernel writes the destination
+// directly: no new buffer, no copy.
+
+// CHECK-LABEL: func.func @offsets_f32(
+// CHECK-SAME:      %[[T:.*]]: tensor<1000x64xf32>, %[[I:.*]]: tensor<?xi64>, %[[O:.*]]: tensor<?xi64>, %[[D:.*]]: i64, %[[OUT:.*]]: memref<?x64xf32>)
+// CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: default index out of range [0, num_emb) and not -1" {embbag.runtime_check}
+// CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: the destination must have the shape of the result" {embbag.runtime_check}
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[FLAG:.*]] = call @embbagCudaStatusWord() : () -> memref<1xi32>
+// CHECK:         memref.store %{{.*}}, %[[FLAG]]
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c256
+// CHECK:           memref.atomic_rmw ori {{%c2_i32[_0-9]*}}, %[[FLAG]]
+// CHECK:           vector.load %{{.*}} {alignment = 16 : i64} : memref<1000x64xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// CHECK:           memref.atomic_rmw ori {{%c32_i32[_0-9]*}}, %[[FLAG]]
+// CHECK:           vector.store %{{.*}}, %[[OUT]]{{.*}} {alignment = 16 : i64} : memref<?x64xf32>, vector<4xf32>
+// CHECK:           vector.load %{{.*}} {alignment = 4 : i64} : memref<1000x64xf32, strided<[?, 1], offset: ?>>, vector<1xf32>
+// CHECK:           gpu.terminator
+// CHECK:         %[[FLAGS:.*]] = memref.load %[[FLAG]]
+// CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: offsets must be non-negative, non-decreasing and at most the number of indices" {embbag.runtime_check}
+// CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: index out of range [0, num_emb)" {embbag.runtime_check}
+// CHECK-NOT:     bufferization.materialize_in_destination
+// CHECK:         return
+// CHECK:       func.func private @embbagCudaStatusWord() -> memref<1xi32> attributes {llvm.emit_c_interface}
+
+// Unchecked: no flag word, no check.
+// OFF-LABEL: func.func @offsets_f32(
+// OFF-NOT:     cf.assert
+// OFF-NOT:     embbagCudaStatusWord
+// OFF-NOT:     memref.atomic_rmw
+// OFF:         gpu.launch
+// OFF-NOT:     memref.atomic_rmw
+// OFF:         return
+
+// The same kernel body in scf.parallel loops over blocks and threads, with
+// a stack slot as the flag word.
+// HOST-LABEL: func.func @offsets_f32(
+// HOST:         %[[FLAG:.*]] = memref.alloca() : memref<1xi32>
+// HOST:         scf.parallel (%[[BLOCK:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// HOST:           scf.parallel (%[[THREAD:.*]]) = (%{{.*}}) to (%{{c256[_0-9]*}}) step (%{{.*}}) {
+// HOST:             arith.remui %[[THREAD]]
+// HOST:             arith.muli %[[BLOCK]]
+// HOST:             scf.for %{{.*}} step %{{c2[_0-9]*}} iter_args
+// HOST-COUNT-2:       vector.load
+// HOST:         memref.load %[[FLAG]]
+func.func @offsets_f32(%t: tensor<1000x64xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>, %d: i64, %out: memref<?x64xf32>) {
+  %r = embbag.offsets sum %t[%i] offsets(%o) default(%d) : (tensor<1000x64xf32>, tensor<?xi64>, tensor<?xi64>, i64) -> tensor<?x64xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// f16 rows load 8 elements (16 bytes) per lane and accumulate in f32; a row
+// of 12 halves is not a whole number of 16-byte vectors, so its table takes
+// one element per load only.
+
+// CHECK-LABEL: func.func @packed_f16(
+// CHECK:         gpu.launch
+// CHECK:           vector.load %{{.*}} {alignment = 16 : i64} : memref<{{.*}}xf16, {{.*}}>, vector<8xf16>
+// CHECK:           arith.extf %{{.*}} : vector<8xf16> to vector<8xf32>
+// CHECK:           arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
+// CHECK-LABEL: func.func @packed_f16_odd_row(
+// CHECK-NOT:     vector<8xf16>
+// CHECK:         vector.load %{{.*}} {alignment = 2 : i64} : memref<{{.*}}xf16, {{.*}}>, vector<1xf16>
+// CHECK-NOT:     vector<8xf16>
+// CHECK:         return
+func.func @packed_f16(%t: tensor<?x128xf16>, %i: tensor<?x?xi32>, %out: memref<?x128xf16>) {
+  %r = embbag.packed mean %t[%i] : (tensor<?x128xf16>, tensor<?x?xi32>) -> tensor<?x128xf16>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x128xf16>, memref<?x128xf16>) -> ()
+  return
+}
+func.func @packed_f16_odd_row(%t: tensor<?x12xf16>, %i: tensor<?x?xi32>, %out: memref<?x12xf16>) {
+  %r = embbag.packed sum %t[%i] : (tensor<?x12xf16>, tensor<?x?xi32>) -> tensor<?x12xf16>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x12xf16>, memref<?x12xf16>) -> ()
+  return
+}
