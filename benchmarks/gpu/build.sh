@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds, on the build machine, what benchmarks/gpu/run.sh runs on the GPU
+# machine (which has no LLVM or MLIR): the benchmark's kernels
+# (gen_kernels.py) as GPU libraries with embbag-aot --target=nvptx,
+# unchecked (libbench.so) and with --checks=status (libbench_status.so),
+# the same kernels for the host through the GPU kernels' host loops
+# (libbench_cpu.so, libbench_status_cpu.so: bench.py --device=cpu), and a
+# copy of the CUDA runtime library, all in benchmarks/gpu/out (git-ignored;
+# name it in the device run's `carry`).
+#
+#   benchmarks/gpu/build.sh [BUILD_DIR]      # default: ./build
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BUILD="${1:-$ROOT/build}"
+OUT="$ROOT/benchmarks/gpu/out"
+AOT="$BUILD/bin/embbag-aot"
+CHIP="${CHIP:-sm_90}"
+mkdir -p "$OUT"
+
+python3 "$ROOT/benchmarks/gpu/gen_kernels.py" "$OUT/kernels.mlir"
+"$AOT" --target=nvptx --chip="$CHIP" --checks=off "$OUT/kernels.mlir" -o "$OUT/libbench.so"
+"$AOT" --target=nvptx --chip="$CHIP" --checks=status "$OUT/kernels.mlir" -o "$OUT/libbench_status.so"
+"$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_cpu.so"
+"$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_status_cpu.so"
+cp "$BUILD/lib/libembbag_cuda_runtime.so" "$OUT/"
+ls -la "$OUT"
