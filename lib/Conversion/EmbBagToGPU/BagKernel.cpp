@@ -59,15 +59,18 @@ struct PassState {
 struct Lane {
   const BagKernel &k;
   int64_t length;          // elements per load: a 16-byte vector, or 1
-  Type storageType;        // T
-  Type accType;            // f32 for f16 / bf16, else T
-  VectorType storageVector, accVector;
+  Type storageType;        // T, or ui8 for rowwise codes
+  Type resultType;         // T, or the rowwise result's f32 / f16
+  Type accType;            // f32 for f16 / bf16 / codes, else T
+  VectorType storageVector, resultVector, accVector;
 
   Lane(const BagKernel &k, int64_t length)
       : k(k), length(length),
         storageType(cast<MemRefType>(k.table.getType()).getElementType()),
-        accType(getAccumulatorType(storageType)),
+        resultType(k.resultType),
+        accType(getAccumulatorType(resultType)),
         storageVector(VectorType::get({length}, storageType)),
+        resultVector(VectorType::get({length}, resultType)),
         accVector(VectorType::get({length}, accType)) {}
 
   bool isMax() const { return k.reduction == Reduction::max; }
@@ -94,12 +97,34 @@ static Value identity(ImplicitLocOpBuilder &b, const Lane &l) {
                          : b.getZeroAttr(l.accType));
 }
 
-/// Columns [col, col + length) of table row `row`, in the accumulator type.
+/// The f32 scale and bias of row `row` of a rowwise(i8) table: its last 8
+/// bytes (little endian, as NVIDIA GPUs and x86 are).
+static std::pair<Value, Value> loadScaleAndBias(ImplicitLocOpBuilder &b,
+                                                const Lane &l, Value row) {
+  Value bytes = vector::LoadOp::create(
+      b, VectorType::get({8}, l.storageType), l.k.table,
+      ValueRange{row, l.k.scaleColumn}, /*nontemporal=*/false,
+      llvm::Align(l.length == 1 ? 1 : 4));
+  Value floats = vector::BitCastOp::create(
+      b, VectorType::get({2}, b.getF32Type()), castToSignless(b, bytes));
+  return {vector::ExtractOp::create(b, floats, ArrayRef<int64_t>{0}),
+          vector::ExtractOp::create(b, floats, ArrayRef<int64_t>{1})};
+}
+
+/// Columns [col, col + length) of table row `row`, in the accumulator type:
+/// a rowwise(i8) row's codes times its scale plus its bias.
 static Value loadRow(ImplicitLocOpBuilder &b, const Lane &l, Value row,
                      Value col) {
   Value v = vector::LoadOp::create(b, l.storageVector, l.k.table,
                                    ValueRange{row, col},
                                    /*nontemporal=*/false, l.alignment());
+  if (l.k.scaleColumn) {
+    auto [scale, bias] = loadScaleAndBias(b, l, row);
+    Value codes = arith::UIToFPOp::create(b, l.accVector, castToSignless(b, v));
+    return vector::FMAOp::create(
+        b, codes, vector::BroadcastOp::create(b, l.accVector, scale),
+        vector::BroadcastOp::create(b, l.accVector, bias));
+  }
   if (l.accType != l.storageType)
     v = arith::ExtFOp::create(b, l.accVector, v);
   return v;
@@ -303,10 +328,11 @@ static void buildColumn(ImplicitLocOpBuilder &b, const Lane &l, Value bag,
   if (unroll > 1)
     s = buildPositionLoop(b, l, mainEnd, end, 1, col, s);
   Value acc = finishBag(b, l, s, s.count ? s.count : size, col);
-  if (l.accType != l.storageType)
-    acc = arith::TruncFOp::create(b, l.storageVector, acc);
-  vector::StoreOp::create(b, acc, l.k.out, ValueRange{bag, col},
-                          /*nontemporal=*/false, l.alignment());
+  if (l.accType != l.resultType)
+    acc = arith::TruncFOp::create(b, l.resultVector, acc);
+  vector::StoreOp::create(
+      b, acc, l.k.out, ValueRange{bag, col}, /*nontemporal=*/false,
+      llvm::Align(l.length * l.resultType.getIntOrFloatBitWidth() / 8));
 }
 
 /// The lane's columns of bag `bag`, loading `length` elements at a time.

@@ -28,7 +28,8 @@ constexpr int64_t kVectorBytes = 16;
 /// host, before the launch.
 struct BagKernel {
   Reduction reduction = Reduction::sum;
-  Value table;   // memref<num_emb x row x T>, unit stride along the row
+  Value table;   // memref<num_emb x row x T>, unit stride along the row;
+                 // rowwise(i8): memref<num_emb x row_bytes x ui8>
   Value indices; // memref<num_indices x T_IND>
   Value weights; // memref<num_indices x T>, or null
   Value out;     // memref<num_bags x row x T>, unit stride along the row
@@ -39,7 +40,13 @@ struct BagKernel {
   // Whether the lanes load 16-byte vectors (i1; null: never): the row's
   // bytes and the buffers' rows are 16-byte aligned.
   Value useVectors;
-  int64_t vectorLength = 1; // the elements of T in 16 bytes
+  int64_t vectorLength = 1; // the elements of T in 16 bytes (4 codes of a
+                            // rowwise(i8) row: its rows are not 16-byte
+                            // aligned unless row + 8 is a multiple of 16)
+  // rowwise(i8): the byte column of each row's f32 scale and bias; null
+  // for a table of floats.
+  Value scaleColumn;
+  Type resultType; // the result's element type (T, or f32 / f16)
   unsigned rowsInFlight = 4;
   // Whether the code runs on the device (a gpu.launch) rather than in host
   // loops: the square root is then LLVM's intrinsic, which NVPTX compiles

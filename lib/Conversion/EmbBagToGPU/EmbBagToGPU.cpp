@@ -48,6 +48,12 @@ static constexpr unsigned kHostCheckVectorBits = 128;
 static bufferization::MaterializeInDestinationOp
 findDestination(BagOpInterface op);
 
+/// The bits per code of a rowwise table; 0 for a table of values.
+static unsigned rowwiseBits(BagOpInterface op) {
+  TypeAttr attr = op.getRowwiseAttr();
+  return attr ? attr.getValue().getIntOrFloatBitWidth() : 0;
+}
+
 /// Why this lowering does not take `op`, or nothing when it does. A kernel
 /// launched from the host writes device memory, which the host code
 /// allocates none of yet: its result must go into a caller's buffer.
@@ -55,9 +61,10 @@ static std::optional<StringRef> getUnsupportedReason(BagOpInterface op,
                                                      bool hostLoops) {
   if (op.getBagForm() == BagForm::Segments)
     return StringRef("embbag.segments is not supported on the GPU yet");
-  if (op.getRowwiseAttr())
-    return StringRef("rowwise tables are not supported on the GPU yet");
-  Type element = getElementTypeOrSelf(op.getTable().getType());
+  if (unsigned bits = rowwiseBits(op); bits && bits != 8)
+    return StringRef("rowwise(i4) and rowwise(i2) tables are not supported "
+                     "on the GPU yet");
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
   if (!element.isF32() && !element.isF16() && !element.isBF16())
     return StringRef("only f32, f16 and bf16 tables are supported on the GPU");
   if (!hostLoops && !findDestination(op))
@@ -174,9 +181,10 @@ static Value collapseDestination(ImplicitLocOpBuilder &b, Value dest) {
       b, dest, ArrayRef<ReassociationIndices>{{0}, rows});
 }
 
-/// Whether `buffer`'s rows start on 16-byte boundaries (i1): its first
-/// element and its row stride.
-static Value rowsAligned(ImplicitLocOpBuilder &b, Value buffer) {
+/// Whether `buffer`'s rows start on `alignment`-byte boundaries (i1): its
+/// first element and its row stride.
+static Value rowsAligned(ImplicitLocOpBuilder &b, Value buffer,
+                         int64_t alignment) {
   auto type = cast<MemRefType>(buffer.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   auto meta = memref::ExtractStridedMetadataOp::create(b, buffer);
@@ -188,7 +196,7 @@ static Value rowsAligned(ImplicitLocOpBuilder &b, Value buffer) {
   auto aligned = [&](Value v) {
     return arith::CmpIOp::create(
         b, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, v, cst(b, kVectorBytes)), cst(b, 0));
+        arith::RemUIOp::create(b, v, cst(b, alignment)), cst(b, 0));
   };
   return arith::AndIOp::create(b, aligned(first), aligned(rowBytes));
 }
@@ -201,13 +209,16 @@ static Value chooseVectors(ImplicitLocOpBuilder &b, const BagKernel &k) {
   std::optional<int64_t> row = getConstantIntValue(k.rowLength);
   if (row && *row % k.vectorLength != 0)
     return Value();
+  // A vector of codes is 4 bytes.
+  int64_t tableAlignment = k.scaleColumn ? k.vectorLength : kVectorBytes;
   Value wholeVectors = arith::CmpIOp::create(
       b, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, k.rowLength, cst(b, k.vectorLength)),
       cst(b, 0));
   return arith::AndIOp::create(
       b, wholeVectors,
-      arith::AndIOp::create(b, rowsAligned(b, k.table), rowsAligned(b, k.out)));
+      arith::AndIOp::create(b, rowsAligned(b, k.table, tableAlignment),
+                            rowsAligned(b, k.out, kVectorBytes)));
 }
 
 /// The lanes per bag: the power of two from 1 to 32 that covers the
@@ -328,10 +339,14 @@ struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
     if (dest) {
       k.out = collapseDestination(b, dest.getDest());
     } else {
-      auto tableType = cast<MemRefType>(k.table.getType());
-      auto type = RankedTensorType::get(
-          {op.getBagResultType().getDimSize(0), tableType.getDimSize(1)},
-          tableType.getElementType());
+      RankedTensorType resultType = op.getBagResultType();
+      int64_t row = k.scaleColumn
+                        ? ShapedType::kDynamic
+                        : cast<MemRefType>(k.table.getType()).getDimSize(1);
+      if (auto constant = getConstantIntValue(k.rowLength))
+        row = *constant;
+      auto type = RankedTensorType::get({resultType.getDimSize(0), row},
+                                        k.resultType);
       SmallVector<Value> sizes;
       for (auto [d, size] :
            llvm::enumerate(SmallVector<Value>{k.bounds.numBags, k.rowLength}))
@@ -382,7 +397,16 @@ private:
     if (Value padding = op.getPaddingIdx())
       k.paddingIdx = toIndex(b, padding);
     k.numEmb = dim(b, table, 0);
+    k.resultType = getElementTypeOrSelf(op->getResult(0).getType());
     k.rowLength = dim(b, table, 1);
+    if (rowwiseBits(op)) {
+      // A row's bytes: the codes, then an f32 scale and bias.
+      k.scaleColumn = b.createOrFold<arith::SubIOp>(k.rowLength, cst(b, 8));
+      auto resultType = cast<ShapedType>(op->getResult(0).getType());
+      k.rowLength = resultType.isDynamicDim(1)
+                        ? k.scaleColumn
+                        : cst(b, resultType.getDimSize(1));
+    }
     k.bounds = packed ? BagBounds::fromPacked(b, b.getLoc(),
                                               dim(b, op.getIndices(), 0),
                                               dim(b, op.getIndices(), 1))
@@ -391,7 +415,9 @@ private:
                                                dim(b, op.getIndices(), 0),
                                                op.getIncludeLastOffset());
     Type element = getElementTypeOrSelf(table.getType());
-    k.vectorLength = kVectorBytes * 8 / element.getIntOrFloatBitWidth();
+    k.vectorLength = k.scaleColumn
+                         ? 4
+                         : kVectorBytes * 8 / element.getIntOrFloatBitWidth();
     k.rowsInFlight = options.rowsInFlight;
     k.onDevice = !options.hostLoops;
     k.offsetsBit = checks.getBit(contract::Rule::OffsetsInIndices);
