@@ -199,7 +199,7 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
   let summary = "Lower embbag ops to GPU kernels (gpu.launch) on buffers";
   let description = [{
     Rewrites `embbag.packed` and `embbag.offsets` ops on tables of `f32`,
-    `f16`, `bf16` or `rowwise(i8)` codes into a `gpu.launch` of a kernel that reads the op's
+    `f16`, `bf16` or `rowwise(...)` codes into a `gpu.launch` of a kernel that reads the op's
     operands as buffers (`bufferization.to_buffer`) and writes its result
     into a new buffer, or straight into the caller's buffer when the result
     only feeds a `bufferization.materialize_in_destination` into a memref.
@@ -231,13 +231,14 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     so that the CPU runs it: the differential tests check the kernels'
     index arithmetic and semantics on machines without a GPU
     (`embbag-to-llvm{path=gpu-loops}`).
-    A `rowwise(i8)` lane loads 4 codes at once (4-byte loads) and
-    dequantizes them with the row's scale and bias.
+    A lane of a `rowwise` table loads one 4-byte word of codes at once (4
+    codes of 8 bits, 8 of 4 or 16 of 2) and dequantizes them with the
+    row's scale and bias.
     With checks the pass declares the runtime function in the module, so it
     runs on a module.
     Not supported yet, and reported as errors at the op (or left alone with
-    `leave-unsupported`): `embbag.segments`, `rowwise(i4)` and
-    `rowwise(i2)` tables, and tables of integers or `f64`.
+    `leave-unsupported`): `embbag.segments`, and tables of integers or
+    `f64`.
     Only the embbag ops are rewritten. Example:
     `embbag-opt --convert-embbag-to-gpu --gpu-kernel-outlining`.
   }];

@@ -97,34 +97,91 @@ static Value identity(ImplicitLocOpBuilder &b, const Lane &l) {
                          : b.getZeroAttr(l.accType));
 }
 
-/// The f32 scale and bias of row `row` of a rowwise(i8) table: its last 8
-/// bytes (little endian, as NVIDIA GPUs and x86 are).
+/// The scale and bias of row `row` of a rowwise table, in f32: its last 8
+/// bytes as two f32 (8-bit codes) or its last 4 as two f16, little endian
+/// as NVIDIA GPUs and x86 are.
 static std::pair<Value, Value> loadScaleAndBias(ImplicitLocOpBuilder &b,
                                                 const Lane &l, Value row) {
-  Value bytes = vector::LoadOp::create(
-      b, VectorType::get({8}, l.storageType), l.k.table,
+  Type floatType = l.k.rowwiseBits == 8 ? Type(b.getF32Type())
+                                        : Type(b.getF16Type());
+  int64_t bytes = 2 * floatType.getIntOrFloatBitWidth() / 8;
+  Value raw = vector::LoadOp::create(
+      b, VectorType::get({bytes}, l.storageType), l.k.table,
       ValueRange{row, l.k.scaleColumn}, /*nontemporal=*/false,
       llvm::Align(l.length == 1 ? 1 : 4));
   Value floats = vector::BitCastOp::create(
-      b, VectorType::get({2}, b.getF32Type()), castToSignless(b, bytes));
-  return {vector::ExtractOp::create(b, floats, ArrayRef<int64_t>{0}),
-          vector::ExtractOp::create(b, floats, ArrayRef<int64_t>{1})};
+      b, VectorType::get({2}, floatType), castToSignless(b, raw));
+  auto element = [&](int64_t i) -> Value {
+    Value v = vector::ExtractOp::create(b, floats, ArrayRef<int64_t>{i});
+    return floatType.isF32() ? v : arith::ExtFOp::create(b, b.getF32Type(), v);
+  };
+  return {element(0), element(1)};
+}
+
+/// The codes [col, col + length) of a row of 4- or 2-bit codes, as i32:
+/// a code c lies in bits [c * bits, (c + 1) * bits) of the row (lowest
+/// bits first). A vector lane loads them as one 4-byte word and shifts
+/// each code out of it; a one-code lane loads the code's byte.
+static Value loadSubByteCodes(ImplicitLocOpBuilder &b, const Lane &l,
+                              Value row, Value col) {
+  unsigned bits = l.k.rowwiseBits;
+  int64_t perByte = 8 / bits;
+  Value byteCol = b.createOrFold<arith::DivUIOp>(col, cst(b, perByte));
+  Type i32 = b.getI32Type();
+  auto i32Vector = VectorType::get({l.length}, i32);
+  Value word, shifts;
+  if (l.length == 1) {
+    Value byte = vector::LoadOp::create(
+        b, VectorType::get({1}, l.storageType), l.k.table,
+        ValueRange{row, byteCol}, /*nontemporal=*/false, llvm::Align(1));
+    word = arith::ExtUIOp::create(b, i32Vector, castToSignless(b, byte));
+    Value shift = arith::MulIOp::create(
+        b, arith::RemUIOp::create(b, col, cst(b, perByte)), cst(b, bits));
+    shifts = vector::BroadcastOp::create(
+        b, i32Vector, arith::IndexCastUIOp::create(b, i32, shift));
+  } else {
+    Value bytes = vector::LoadOp::create(
+        b, VectorType::get({kCodeWordBits / 8}, l.storageType), l.k.table,
+        ValueRange{row, byteCol}, /*nontemporal=*/false, llvm::Align(4));
+    Value packed = vector::ExtractOp::create(
+        b,
+        vector::BitCastOp::create(b, VectorType::get({1}, i32),
+                                  castToSignless(b, bytes)),
+        ArrayRef<int64_t>{0});
+    word = vector::BroadcastOp::create(b, i32Vector, packed);
+    SmallVector<int32_t> steps;
+    for (int64_t c = 0; c < l.length; ++c)
+      steps.push_back(static_cast<int32_t>(c * bits));
+    shifts = arith::ConstantOp::create(
+        b, i32Vector, DenseElementsAttr::get(i32Vector, ArrayRef(steps)));
+  }
+  Value mask = splat(b, i32Vector, b.getI32IntegerAttr((1 << bits) - 1));
+  return arith::AndIOp::create(b, arith::ShRUIOp::create(b, word, shifts),
+                               mask);
+}
+
+/// `codes` (unsigned integers) of row `row` times the row's scale plus its
+/// bias.
+static Value dequantize(ImplicitLocOpBuilder &b, const Lane &l, Value row,
+                        Value codes) {
+  auto [scale, bias] = loadScaleAndBias(b, l, row);
+  return vector::FMAOp::create(
+      b, arith::UIToFPOp::create(b, l.accVector, codes),
+      vector::BroadcastOp::create(b, l.accVector, scale),
+      vector::BroadcastOp::create(b, l.accVector, bias));
 }
 
 /// Columns [col, col + length) of table row `row`, in the accumulator type:
-/// a rowwise(i8) row's codes times its scale plus its bias.
+/// a rowwise row's codes times its scale plus its bias.
 static Value loadRow(ImplicitLocOpBuilder &b, const Lane &l, Value row,
                      Value col) {
+  if (l.k.rowwiseBits && l.k.rowwiseBits != 8)
+    return dequantize(b, l, row, loadSubByteCodes(b, l, row, col));
   Value v = vector::LoadOp::create(b, l.storageVector, l.k.table,
                                    ValueRange{row, col},
                                    /*nontemporal=*/false, l.alignment());
-  if (l.k.scaleColumn) {
-    auto [scale, bias] = loadScaleAndBias(b, l, row);
-    Value codes = arith::UIToFPOp::create(b, l.accVector, castToSignless(b, v));
-    return vector::FMAOp::create(
-        b, codes, vector::BroadcastOp::create(b, l.accVector, scale),
-        vector::BroadcastOp::create(b, l.accVector, bias));
-  }
+  if (l.k.rowwiseBits)
+    return dequantize(b, l, row, castToSignless(b, v));
   if (l.accType != l.storageType)
     v = arith::ExtFOp::create(b, l.accVector, v);
   return v;

@@ -23,13 +23,15 @@ constexpr int64_t kBlockSize = 256;
 constexpr int64_t kMaxLanesPerBag = 32;
 /// Bytes a lane loads at once from a row.
 constexpr int64_t kVectorBytes = 16;
+/// Bits a lane loads at once from a rowwise row's codes: 4, 8 or 16 codes.
+constexpr int64_t kCodeWordBits = 32;
 
 /// What the threads of an op's kernel read. Every value is defined on the
 /// host, before the launch.
 struct BagKernel {
   Reduction reduction = Reduction::sum;
   Value table;   // memref<num_emb x row x T>, unit stride along the row;
-                 // rowwise(i8): memref<num_emb x row_bytes x ui8>
+                 // rowwise: memref<num_emb x row_bytes x ui8>
   Value indices; // memref<num_indices x T_IND>
   Value weights; // memref<num_indices x T>, or null
   Value out;     // memref<num_bags x row x T>, unit stride along the row
@@ -40,12 +42,14 @@ struct BagKernel {
   // Whether the lanes load 16-byte vectors (i1; null: never): the row's
   // bytes and the buffers' rows are 16-byte aligned.
   Value useVectors;
-  int64_t vectorLength = 1; // the elements of T in 16 bytes (4 codes of a
-                            // rowwise(i8) row: its rows are not 16-byte
-                            // aligned unless row + 8 is a multiple of 16)
-  // rowwise(i8): the byte column of each row's f32 scale and bias; null
-  // for a table of floats.
+  int64_t vectorLength = 1; // the elements of T in 16 bytes, or the codes
+                            // of a rowwise row in 4 bytes: its rows are not
+                            // 16-byte aligned unless the row's bytes are a
+                            // multiple of 16
+  // rowwise: the byte column of each row's scale and bias (f32 for 8-bit
+  // codes, f16 for 4 and 2 bits); null for a table of floats.
   Value scaleColumn;
+  unsigned rowwiseBits = 0; // 8, 4 or 2; 0 for a table of floats
   Type resultType; // the result's element type (T, or f32 / f16)
   unsigned rowsInFlight = 4;
   // Whether the code runs on the device (a gpu.launch) rather than in host

@@ -61,9 +61,6 @@ static std::optional<StringRef> getUnsupportedReason(BagOpInterface op,
                                                      bool hostLoops) {
   if (op.getBagForm() == BagForm::Segments)
     return StringRef("embbag.segments is not supported on the GPU yet");
-  if (unsigned bits = rowwiseBits(op); bits && bits != 8)
-    return StringRef("rowwise(i4) and rowwise(i2) tables are not supported "
-                     "on the GPU yet");
   Type element = getElementTypeOrSelf(op->getResult(0).getType());
   if (!element.isF32() && !element.isF16() && !element.isBF16())
     return StringRef("only f32, f16 and bf16 tables are supported on the GPU");
@@ -209,8 +206,8 @@ static Value chooseVectors(ImplicitLocOpBuilder &b, const BagKernel &k) {
   std::optional<int64_t> row = getConstantIntValue(k.rowLength);
   if (row && *row % k.vectorLength != 0)
     return Value();
-  // A vector of codes is 4 bytes.
-  int64_t tableAlignment = k.scaleColumn ? k.vectorLength : kVectorBytes;
+  // A vector of codes is one 4-byte word.
+  int64_t tableAlignment = k.rowwiseBits ? kCodeWordBits / 8 : kVectorBytes;
   Value wholeVectors = arith::CmpIOp::create(
       b, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, k.rowLength, cst(b, k.vectorLength)),
@@ -399,9 +396,14 @@ private:
     k.numEmb = dim(b, table, 0);
     k.resultType = getElementTypeOrSelf(op->getResult(0).getType());
     k.rowLength = dim(b, table, 1);
-    if (rowwiseBits(op)) {
-      // A row's bytes: the codes, then an f32 scale and bias.
-      k.scaleColumn = b.createOrFold<arith::SubIOp>(k.rowLength, cst(b, 8));
+    k.rowwiseBits = rowwiseBits(op);
+    if (k.rowwiseBits) {
+      // A row's bytes: the codes, then an f32 scale and bias (8-bit codes)
+      // or f16 ones. Only 8-bit codes may leave the row length to the
+      // table (the verifier).
+      int64_t tailBytes = k.rowwiseBits == 8 ? 8 : 4;
+      k.scaleColumn =
+          b.createOrFold<arith::SubIOp>(k.rowLength, cst(b, tailBytes));
       auto resultType = cast<ShapedType>(op->getResult(0).getType());
       k.rowLength = resultType.isDynamicDim(1)
                         ? k.scaleColumn
@@ -415,8 +417,8 @@ private:
                                                dim(b, op.getIndices(), 0),
                                                op.getIncludeLastOffset());
     Type element = getElementTypeOrSelf(table.getType());
-    k.vectorLength = k.scaleColumn
-                         ? 4
+    k.vectorLength = k.rowwiseBits
+                         ? kCodeWordBits / k.rowwiseBits
                          : kVectorBytes * 8 / element.getIntOrFloatBitWidth();
     k.rowsInFlight = options.rowsInFlight;
     k.onDevice = !options.hostLoops;

@@ -101,3 +101,20 @@ func.func @rowwise_i8(%t: tensor<?x72xui8>, %i: tensor<?xi64>, %o: tensor<?xi64>
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
   return
 }
+
+// rowwise(i4): 8 codes per 4-byte word, shifted out of it lowest bits first,
+// and the row's f16 scale and bias from its last 4 bytes.
+// CHECK-LABEL: func.func @rowwise_i4(
+// CHECK:         gpu.launch
+// CHECK:           %[[WORD:.*]] = vector.load %{{.*}} {alignment = 4 : i64} : memref<?x36xui8, {{.*}}>, vector<4xui8>
+// CHECK:           vector.bitcast %{{.*}} : vector<4xi8> to vector<1xi32>
+// CHECK:           arith.shrui %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK:           arith.andi %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK:           vector.load %{{.*}}[%{{.*}}, %c32{{.*}}] {alignment = 4 : i64} : memref<?x36xui8, {{.*}}>, vector<4xui8>
+// CHECK:           vector.bitcast %{{.*}} : vector<4xi8> to vector<2xf16>
+// CHECK:           vector.fma {{.*}} : vector<8xf32>
+func.func @rowwise_i4(%t: tensor<?x36xui8>, %i: tensor<?x3xi64>, %out: memref<?x64xf32>) {
+  %r = embbag.packed sum %t[%i] rowwise(i4) : (tensor<?x36xui8>, tensor<?x3xi64>) -> tensor<?x64xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
+  return
+}

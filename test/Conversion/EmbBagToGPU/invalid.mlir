@@ -25,15 +25,6 @@ func.func @integers(%t: tensor<5x4xi32>, %i: tensor<3x2xi64>, %out: memref<3x4xi
 
 // -----
 
-func.func @rowwise(%t: tensor<5x6xui8>, %i: tensor<3x2xi64>, %out: memref<3x4xf32>) {
-  // expected-error @+1 {{'embbag.packed' op cannot be lowered to the GPU: rowwise(i4) and rowwise(i2) tables are not supported on the GPU yet}}
-  %r = embbag.packed sum %t[%i] rowwise(i4) : (tensor<5x6xui8>, tensor<3x2xi64>) -> tensor<3x4xf32>
-  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<3x4xf32>, memref<3x4xf32>) -> ()
-  return
-}
-
-// -----
-
 // Host code allocates no device memory yet: a result must go into a
 // caller's buffer.
 func.func @new_buffer(%t: tensor<5x4xf32>, %i: tensor<3x2xi64>) -> tensor<3x4xf32> {
