@@ -362,12 +362,16 @@ def main(argv=None):
                         "row-wise quantized tables (torch-prepacked; "
                         "expected values from torch's quantized bag kernels "
                         "where they apply, else from reference.py)")
+    p.add_argument("--sorted-segments", action="store_true",
+                   help="generate sorted segment ids only (the GPU kernels "
+                        "need them sorted, and stop on others)")
     p.add_argument("--mock", action="store_true",
                    help="self-test of the harness: replace each op by a "
                         "constant holding the reference result and lower with "
                         "upstream mlir-opt passes (runtime-invalid cases are "
                         "skipped)")
     a = p.parse_args(argv)
+    gen.SORTED_SEGMENTS = a.sorted_segments
     if a.shared_libs is None:
         libdir = os.path.join(os.path.dirname(os.path.dirname(
             os.path.realpath(a.mlir_runner))), "lib")

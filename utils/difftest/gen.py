@@ -274,8 +274,8 @@ def index_structure(rng, case, num_emb):
                 num_segments += int(rng.integers(1, 3))
             ids = [allowed[int(rng.integers(len(allowed)))] for _ in range(n)]
         ids = sorted(ids)
-        if klass in ("unsorted", "big_bag") or (
-                klass == "empty_bags" and rng.random() < 0.5):
+        if not SORTED_SEGMENTS and (klass in ("unsorted", "big_bag") or (
+                klass == "empty_bags" and rng.random() < 0.5)):
             ids = [ids[k] for k in rng.permutation(len(ids))]
         case["indices"] = np.array(_index_values(rng, len(ids), num_emb),
                                    dtype=np.int64)
@@ -283,6 +283,11 @@ def index_structure(rng, case, num_emb):
         case["num_segments"] = num_segments
         n_read = len(ids)
     return n_read
+
+
+# Whether segment ids are always sorted (difftest.py --sorted-segments): the
+# GPU kernels need them sorted.
+SORTED_SEGMENTS = False
 
 
 def generate(seed, index, invalid=None):

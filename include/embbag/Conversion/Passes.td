@@ -198,7 +198,8 @@ def ConvertEmbBagToLinalg : Pass<"convert-embbag-to-linalg"> {
 def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
   let summary = "Lower embbag ops to GPU kernels (gpu.launch) on buffers";
   let description = [{
-    Rewrites `embbag.packed` and `embbag.offsets` ops on tables of `f32`,
+    Rewrites `embbag.packed`, `embbag.offsets` and `embbag.segments` ops
+    on tables of `f32`,
     `f16`, `bf16` or `rowwise(...)` codes into a `gpu.launch` of a kernel that reads the op's
     operands as buffers (`bufferization.to_buffer`) and writes its result
     into a new buffer, or straight into the caller's buffer when the result
@@ -231,14 +232,16 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     so that the CPU runs it: the differential tests check the kernels'
     index arithmetic and semantics on machines without a GPU
     (`embbag-to-llvm{path=gpu-loops}`).
+    A segment's range is found by binary search of the segment ids, which
+    must be sorted: with checks, ids in range that are not sorted stop the
+    program with a message (or return the status), like a broken contract.
     A lane of a `rowwise` table loads one 4-byte word of codes at once (4
     codes of 8 bits, 8 of 4 or 16 of 2) and dequantizes them with the
     row's scale and bias.
     With checks the pass declares the runtime function in the module, so it
     runs on a module.
     Not supported yet, and reported as errors at the op (or left alone with
-    `leave-unsupported`): `embbag.segments`, and tables of integers or
-    `f64`.
+    `leave-unsupported`): tables of integers or `f64`.
     Only the embbag ops are rewritten. Example:
     `embbag-opt --convert-embbag-to-gpu --gpu-kernel-outlining`.
   }];

@@ -428,9 +428,121 @@ static std::pair<Value, Value> getCheckedRange(ImplicitLocOpBuilder &b,
   return {start, end};
 }
 
+/// The first position in [0, n) whose id is not below `target`, or n: a
+/// binary search, which stays inside [0, n] whatever the ids hold.
+static Value lowerBound(OpBuilder &builder, Location loc, Value ids, Value n,
+                        Value target) {
+  ImplicitLocOpBuilder b(loc, builder);
+  Type index = b.getIndexType();
+  auto loop = scf::WhileOp::create(
+      b, TypeRange{index, index}, ValueRange{cst(b, 0), n},
+      [&](OpBuilder &nested, Location l, ValueRange range) {
+        ImplicitLocOpBuilder wb(l, nested);
+        Value more = arith::CmpIOp::create(wb, arith::CmpIPredicate::ult,
+                                           range[0], range[1]);
+        scf::ConditionOp::create(wb, more, range);
+      },
+      [&](OpBuilder &nested, Location l, ValueRange range) {
+        ImplicitLocOpBuilder wb(l, nested);
+        Value lo = range[0], hi = range[1];
+        Value mid = arith::ShRUIOp::create(
+            wb, arith::AddIOp::create(wb, lo, hi), cst(wb, 1));
+        Value id = arith::IndexCastOp::create(wb, wb.getIndexType(),
+                                              loadElement(wb, ids, mid));
+        Value below =
+            arith::CmpIOp::create(wb, arith::CmpIPredicate::slt, id, target);
+        scf::YieldOp::create(
+            wb, ValueRange{arith::SelectOp::create(
+                               wb, below,
+                               arith::AddIOp::create(wb, mid, cst(wb, 1)), lo),
+                           arith::SelectOp::create(wb, below, hi, mid)});
+      });
+  return loop.getResult(0);
+}
+
+BagBounds mlir::embbag::gpu_lowering::sortedSegmentBounds(
+    ImplicitLocOpBuilder &b, Value ids, Value numSegments) {
+  Value n = b.createOrFold<memref::DimOp>(ids, 0);
+  BagBounds::BoundFn start = [ids, n](OpBuilder &ib, Location l, Value s) {
+    return lowerBound(ib, l, ids, n, s);
+  };
+  BagBounds::BoundFn end = [start](OpBuilder &ib, Location l, Value s) {
+    Value one = arith::ConstantIndexOp::create(ib, l, 1);
+    return start(ib, l, arith::AddIOp::create(ib, l, s, one));
+  };
+  return BagBounds{numSegments, n, start, end, start};
+}
+
+/// Flags the segment ids at positions [lo, hi) that lane `lane` checks
+/// (every lanesPerBag-th): those other than `expected`, or all when it is
+/// null. A stray id in [0, num_segments) means the ids are not sorted;
+/// one outside breaks the contract.
+static void flagStrayIds(ImplicitLocOpBuilder &b, const BagKernel &k,
+                         Value lane, Value lo, Value hi, Value expected) {
+  scf::ForOp::create(
+      b, arith::AddIOp::create(b, lo, lane), hi, k.lanesPerBag, ValueRange{},
+      [&](OpBuilder &nested, Location loc, Value pos, ValueRange) {
+        ImplicitLocOpBuilder lb(loc, nested);
+        Value id = arith::IndexCastOp::create(
+            lb, lb.getIndexType(), loadElement(lb, k.segmentIds, pos));
+        Value inRange = arith::AndIOp::create(
+            lb,
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::sge, id,
+                                  cst(lb, 0)),
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::slt, id,
+                                  k.bounds.numBags));
+        Value stray =
+            expected ? arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, id,
+                                             expected)
+                           .getResult()
+                     : arith::ConstantOp::create(lb, lb.getBoolAttr(true))
+                           .getResult();
+        Value notTrue = arith::ConstantOp::create(lb, lb.getBoolAttr(true));
+        auto isNot = [&](Value v) {
+          return arith::XOrIOp::create(lb, v, notTrue).getResult();
+        };
+        flagUnless(lb, k, isNot(arith::AndIOp::create(lb, stray, inRange)),
+                   k.unsortedBit);
+        flagUnless(lb, k,
+                   isNot(arith::AndIOp::create(lb, stray, isNot(inRange))),
+                   k.segmentIdsBit);
+        scf::YieldOp::create(lb);
+      });
+}
+
+/// Runs `body` when `condition` holds.
+static void buildIf(ImplicitLocOpBuilder &b, Value condition,
+                    function_ref<void(ImplicitLocOpBuilder &)> body) {
+  scf::IfOp::create(b, condition, [&](OpBuilder &nested, Location loc) {
+    ImplicitLocOpBuilder tb(loc, nested);
+    body(tb);
+    scf::YieldOp::create(tb);
+  });
+}
+
+/// Checks the ids of segment `bag`, positions [start, end): all equal to
+/// `bag`; the first segment also checks the positions before it, the last
+/// those after it, so that every id is checked once.
+static void checkSegment(ImplicitLocOpBuilder &b, const BagKernel &k,
+                         Value bag, Value lane, Value start, Value end) {
+  flagStrayIds(b, k, lane, start, end, bag);
+  Value isFirst =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, bag, cst(b, 0));
+  buildIf(b, isFirst, [&](ImplicitLocOpBuilder &tb) {
+    flagStrayIds(tb, k, lane, cst(tb, 0), start, Value());
+  });
+  Value last = arith::SubIOp::create(b, k.bounds.numBags, cst(b, 1));
+  Value isLast = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, bag, last);
+  buildIf(b, isLast, [&](ImplicitLocOpBuilder &tb) {
+    flagStrayIds(tb, k, lane, end, k.bounds.numIndices, Value());
+  });
+}
+
 static void buildBag(ImplicitLocOpBuilder &b, const BagKernel &k, Value bag,
                      Value lane) {
   auto [start, end] = getCheckedRange(b, k, bag);
+  if (k.segmentIdsBit)
+    checkSegment(b, k, bag, lane, start, end);
   if (!k.useVectors) {
     buildLane(b, k, 1, bag, lane, start, end);
     return;

@@ -61,7 +61,19 @@ struct BagKernel {
   // and the bits of the rules it checks (0: not checked).
   Value flag;
   int32_t offsetsBit = 0, indicesBit = 0;
+  // embbag.segments: the segment ids (memref<num_indices x T_IND>), the
+  // bit of their range rule, and the bit the kernel sets for ids that are
+  // in range but not sorted (0: not checked).
+  Value segmentIds;
+  int32_t segmentIdsBit = 0, unsortedBit = 0;
 };
+
+/// The bags of sorted segment ids `ids` (a buffer): segment s is the
+/// positions [lowerBound(s), lowerBound(s + 1)), found by binary search in
+/// the thread that needs them. The bounds stay inside [0, num_indices]
+/// whatever the ids hold.
+BagBounds sortedSegmentBounds(ImplicitLocOpBuilder &b, Value ids,
+                              Value numSegments);
 
 /// The code of thread `thread` of block `block` (index values).
 void buildBagThread(ImplicitLocOpBuilder &b, const BagKernel &k, Value block,

@@ -44,6 +44,9 @@ using contract::Clause;
 
 // The host's checks compare scalars and shapes only.
 static constexpr unsigned kHostCheckVectorBits = 128;
+/// The flag word's bit for segment ids that are not sorted: above the
+/// contract's rules, whose bits are 1 << rule.
+static constexpr int32_t kUnsortedBit = int32_t(1) << 30;
 
 static bufferization::MaterializeInDestinationOp
 findDestination(BagOpInterface op);
@@ -59,8 +62,6 @@ static unsigned rowwiseBits(BagOpInterface op) {
 /// allocates none of yet: its result must go into a caller's buffer.
 static std::optional<StringRef> getUnsupportedReason(BagOpInterface op,
                                                      bool hostLoops) {
-  if (op.getBagForm() == BagForm::Segments)
-    return StringRef("embbag.segments is not supported on the GPU yet");
   Type element = getElementTypeOrSelf(op->getResult(0).getType());
   if (!element.isF32() && !element.isF16() && !element.isBF16())
     return StringRef("only f32, f16 and bf16 tables are supported on the GPU");
@@ -132,8 +133,14 @@ static Value readBuffer(ImplicitLocOpBuilder &b, Value tensor) {
                                        strides);
   auto bufferType =
       MemRefType::get(type.getShape(), type.getElementType(), layout);
-  return bufferization::ToBufferOp::create(b, bufferType, tensor,
-                                           b.getUnitAttr());
+  Value buffer = bufferization::ToBufferOp::create(b, bufferType, tensor,
+                                                   b.getUnitAttr());
+  // Through the assumption, not the to_buffer op: canonicalization would
+  // turn a memref.load of a to_buffer into a tensor.extract, which
+  // bufferizes back into a load without its alignment (and NVPTX splits an
+  // i64 load whose alignment it does not know).
+  return memref::AssumeAlignmentOp::create(
+      b, buffer, type.getElementTypeBitWidth() / 8);
 }
 
 /// The memref that `op`'s result is only materialized in, when it
@@ -360,9 +367,11 @@ struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
         arith::CeilDivUIOp::create(b, k.bounds.numBags, k.bagsPerBlock);
     if (checks.hasDeviceClauses())
       k.flag = allocateFlag(b, options.hostLoops);
+    if (k.segmentIdsBit)
+      flagIdsWithoutSegments(b, k);
     buildLaunch(b, k, numBlocks, options.hostLoops);
     if (k.flag)
-      reportFlags(b, checks, k.flag);
+      reportFlags(b, op, checks, k);
     if (dest) {
       rewriter.eraseOp(dest);
       rewriter.eraseOp(op);
@@ -409,13 +418,15 @@ private:
                         ? k.scaleColumn
                         : cst(b, resultType.getDimSize(1));
     }
-    k.bounds = packed ? BagBounds::fromPacked(b, b.getLoc(),
-                                              dim(b, op.getIndices(), 0),
-                                              dim(b, op.getIndices(), 1))
-                      : BagBounds::fromOffsets(b, b.getLoc(),
-                                               readBuffer(b, op.getBags()),
-                                               dim(b, op.getIndices(), 0),
-                                               op.getIncludeLastOffset());
+    if (op.getBagForm() == BagForm::Segments) {
+      k.segmentIds = readBuffer(b, op.getBags());
+      k.bounds = sortedSegmentBounds(b, k.segmentIds, numSegments(b, op));
+      k.segmentIdsBit = checks.getBit(contract::Rule::SegmentIdsInRange);
+      if (k.segmentIdsBit)
+        k.unsortedBit = kUnsortedBit;
+    } else {
+      k.bounds = getBounds(b, op);
+    }
     Type element = getElementTypeOrSelf(table.getType());
     k.vectorLength = k.rowwiseBits
                          ? kCodeWordBits / k.rowwiseBits
@@ -427,11 +438,59 @@ private:
     return k;
   }
 
-  /// Reads the flag word after the kernel and reports the device's rules.
-  static void reportFlags(ImplicitLocOpBuilder &b, KernelChecks &checks,
-                          Value flag) {
-    checks.reportFlags(
-        memref::LoadOp::create(b, flag, ValueRange{cst(b, 0)}));
+  /// The bags of a packed or offsets op.
+  static BagBounds getBounds(ImplicitLocOpBuilder &b, BagOpInterface op) {
+    Value rows = dim(b, op.getIndices(), 0);
+    if (op.getBagForm() == BagForm::Packed)
+      return BagBounds::fromPacked(b, b.getLoc(), rows,
+                                   dim(b, op.getIndices(), 1));
+    return BagBounds::fromOffsets(b, b.getLoc(), readBuffer(b, op.getBags()),
+                                  rows, op.getIncludeLastOffset());
+  }
+
+  /// num_segments as an index, none when negative (a broken contract that
+  /// the host's checks stop on).
+  static Value numSegments(ImplicitLocOpBuilder &b, BagOpInterface op) {
+    return arith::MaxSIOp::create(b, toIndex(b, op.getMixedNumSegments()),
+                                  cst(b, 0));
+  }
+
+  /// Before the launch: with no segments, every id breaks the range rule,
+  /// and no thread runs to flag it.
+  static void flagIdsWithoutSegments(ImplicitLocOpBuilder &b,
+                                     const BagKernel &k) {
+    auto eq = [&](Value x, Value y) {
+      return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+    };
+    Value broken = arith::AndIOp::create(
+        b, eq(k.bounds.numBags, cst(b, 0)),
+        arith::XOrIOp::create(b, eq(k.bounds.numIndices, cst(b, 0)),
+                              arith::ConstantOp::create(b, b.getBoolAttr(true))));
+    Value i32 = arith::ExtUIOp::create(b, b.getI32Type(), broken);
+    memref::StoreOp::create(
+        b,
+        arith::MulIOp::create(
+            b, i32,
+            arith::ConstantOp::create(b, b.getI32IntegerAttr(k.segmentIdsBit))),
+        k.flag, ValueRange{cst(b, 0)});
+  }
+
+  /// Reads the flag word after the kernel and reports the device's rules,
+  /// then ids that are in range but not sorted: a limit of the GPU's
+  /// segments, not a broken contract.
+  static void reportFlags(ImplicitLocOpBuilder &b, BagOpInterface op,
+                          KernelChecks &checks, const BagKernel &k) {
+    Value flags = memref::LoadOp::create(b, k.flag, ValueRange{cst(b, 0)});
+    checks.reportFlags(flags);
+    if (!k.unsortedBit)
+      return;
+    Value bit = arith::ConstantOp::create(b, b.getI32IntegerAttr(k.unsortedBit));
+    Value sorted = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, flags, bit),
+        arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
+    emitAssert(b, op, sorted,
+               "segment ids not sorted: embbag.segments on the GPU needs "
+               "sorted segment ids");
   }
 
   ConvertEmbBagToGPUOptions options;

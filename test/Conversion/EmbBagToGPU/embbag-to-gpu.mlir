@@ -118,3 +118,34 @@ func.func @rowwise_i4(%t: tensor<?x36xui8>, %i: tensor<?x3xi64>, %out: memref<?x
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
   return
 }
+
+// -----
+
+// embbag.segments: each segment's range is found by binary search of the
+// sorted ids (two scf.while loops per thread); with checks each id is
+// compared with its segment, an id in range but elsewhere sets the
+// unsorted bit (1 << 30), one outside the range rule's bit (1 << 4); with
+// no segments the host flags any id before the launch.
+// CHECK-LABEL: func.func @segments(
+// CHECK:         memref.assume_alignment %{{.*}}, 8 : memref<?xi64, strided<[1], offset: ?>>
+// CHECK:         arith.maxsi %{{.*}}, %c0{{.*}} : index
+// CHECK:         memref.store %{{.*}}, %[[FLAG:.*]][%c0{{.*}}] : memref<1xi32>
+// CHECK:         gpu.launch
+// CHECK:           scf.while
+// CHECK:             memref.load %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<?xi64
+// CHECK:           scf.while
+// CHECK:           scf.for
+// CHECK:             arith.cmpi ne
+// CHECK:             memref.atomic_rmw ori %c1073741824_i32{{.*}}, %[[FLAG]]
+// CHECK:             memref.atomic_rmw ori %c16_i32{{.*}}, %[[FLAG]]
+// CHECK:         cf.assert %{{.*}}, "{{.*}}segment id out of range [0, num_segments)
+// CHECK:         cf.assert %{{.*}}, "{{.*}}segment ids not sorted: embbag.segments on the GPU needs sorted segment ids
+// OFF-LABEL: func.func @segments(
+// OFF:             scf.while
+// OFF-NOT:         memref.atomic_rmw
+// OFF:             return
+func.func @segments(%t: tensor<?x64xf32>, %i: tensor<?xi64>, %s: tensor<?xi64>, %n: i64, %out: memref<?x64xf32>) {
+  %r = embbag.segments sum %t[%i] segment_ids(%s) num_segments(%n) : (tensor<?x64xf32>, tensor<?xi64>, tensor<?xi64>, i64) -> tensor<?x64xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
+  return
+}

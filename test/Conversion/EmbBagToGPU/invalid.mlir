@@ -5,23 +5,14 @@
 // nothing is rewritten; with leave-unsupported the ops stay for another
 // lowering (embbag-to-llvm{path=gpu-loops} lowers them with loops).
 
-func.func @segments(%t: tensor<5x4xf32>, %i: tensor<4xi32>, %s: tensor<4xi32>, %out: memref<3x4xf32>) {
-  // expected-error @+1 {{'embbag.segments' op cannot be lowered to the GPU: embbag.segments is not supported on the GPU yet}}
-  %r = embbag.segments sum %t[%i] segment_ids(%s) num_segments(3) : (tensor<5x4xf32>, tensor<4xi32>, tensor<4xi32>) -> tensor<3x4xf32>
-  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<3x4xf32>, memref<3x4xf32>) -> ()
-  return
-}
-// LEAVE-LABEL: func @segments
-// LEAVE: embbag.segments
-
-// -----
-
 func.func @integers(%t: tensor<5x4xi32>, %i: tensor<3x2xi64>, %out: memref<3x4xi32>) {
   // expected-error @+1 {{'embbag.packed' op cannot be lowered to the GPU: only f32, f16 and bf16 tables are supported on the GPU}}
   %r = embbag.packed sum %t[%i] : (tensor<5x4xi32>, tensor<3x2xi64>) -> tensor<3x4xi32>
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<3x4xi32>, memref<3x4xi32>) -> ()
   return
 }
+// LEAVE-LABEL: func @integers
+// LEAVE: embbag.packed
 
 // -----
 
