@@ -490,11 +490,13 @@ FailureOr<std::string> cudaRuntimeDirectory(const char *argv0) {
 }
 
 /// What the link of a GPU library adds: the CUDA runtime, found at run
-/// time through an rpath, and no undefined symbol left (every mgpu*
-/// function the host code calls must be the runtime's).
+/// time where it was at the link or else beside the library (a copy of
+/// both shipped to a GPU machine), and no undefined symbol left (every
+/// mgpu* function the host code calls must be the runtime's).
 SmallVector<std::string> nvptxLinkFlags(StringRef runtimeDir) {
   SmallVector<std::string> flags = {"-L" + runtimeDir.str(),
                                     "-Wl,-rpath," + runtimeDir.str(),
+                                    "-Wl,-rpath,$ORIGIN",
                                     "-lembbag_cuda_runtime"};
   // AddressSanitizer's run-time functions come with the program.
   if (!sanitizeAddress)
