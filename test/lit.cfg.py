@@ -167,8 +167,12 @@ if asan_cc:
 
 # The CUDA runtime (lib/ExecutionEngine/CudaRuntime) and its tests. The
 # fake driver (test/CudaRuntime/FakeCuda) runs everywhere, put first on the
-# loader's path by %fake_cuda_env. `libcuda`: a real libcuda.so.1 loads;
-# `cuda`: it also initialises and reports a device, so kernels can run.
+# loader's path by %fake_cuda_env. `cuda-runtime`: the runtime loads into a
+# plain C program (an instrumented build's needs the sanitizer runtime).
+# `libcuda`: a real libcuda.so.1 loads; `cuda`: it also initialises and
+# reports a device, so kernels can run.
+if not sanitized:
+    config.available_features.add("cuda-runtime")
 config.substitutions.append(
     ("%fake_cuda_dir", os.path.join(config.embbag_obj_root, "test", "CudaRuntime", "fake-cuda"))
 )
