@@ -200,10 +200,20 @@ static long optLevel(unsigned numOptions, const int *options, void **values) {
   return -1;
 }
 
+/* A failing JIT writes its log into CU_JIT_ERROR_LOG_BUFFER (5). */
+static void writeErrorLog(unsigned numOptions, const int *options,
+                          void **values) {
+  for (unsigned i = 0; i < numOptions; ++i)
+    if (options[i] == 5)
+      strcpy((char *)values[i], "ptxas fatal   : (the fake's JIT log)");
+}
+
 EXPORT CUresult cuModuleLoadDataEx(void **module, const void *image,
                                    unsigned numOptions, int *options,
                                    void **values) {
   REQUIRE_INIT();
+  if (injected("cuModuleLoadDataEx"))
+    writeErrorLog(numOptions, options, values);
   const char *ptx = (const char *)image;
   int isPTX = strstr(ptx, ".version") && strstr(ptx, ".target");
   ENTER("cuModuleLoadDataEx", "(%s, %d entries, %u options, O%ld, context %s)",
