@@ -46,6 +46,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -345,13 +346,33 @@ LogicalResult addLLVMPipeline(PassManager &pm) {
   return success();
 }
 
+/// Whether LLVM's NVPTX back end knows `name`: it would only warn about
+/// an unknown processor and write PTX for a default one.
+bool isKnownNVPTXChip(StringRef name) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTargetMC();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!nvptx)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      nvptx->createMCSubtargetInfo(triple, "", ""));
+  return info && info->isCPUStringValid(name);
+}
+
 /// The chip of --target=nvptx: sm_ and a compute capability, with the
-/// architecture-specific suffix a or f (sm_90a).
+/// architecture-specific suffix a or f (sm_90a), that LLVM knows.
 FailureOr<std::string> nvptxChip() {
   std::string name = chip.empty() ? "sm_90" : chip.getValue();
   if (!llvm::Regex("^sm_[1-9][0-9]+[af]?$").match(name)) {
     llvm::errs() << "embbag-aot: bad --chip '" << name
                  << "': expected sm_NN, e.g. sm_80, sm_90 or sm_90a\n";
+    return failure();
+  }
+  if (!isKnownNVPTXChip(name)) {
+    llvm::errs() << "embbag-aot: bad --chip '" << name
+                 << "': LLVM's NVPTX back end does not know this GPU\n";
     return failure();
   }
   return name;
