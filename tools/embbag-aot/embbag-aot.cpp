@@ -568,10 +568,15 @@ int run(int argc, char **argv) {
   }
   if (target == Target::NVPTX) {
     FailureOr<std::string> name = nvptxChip();
-    FailureOr<std::string> runtimeDir = cudaRuntimeDirectory(argv[0]);
-    if (failed(name) || failed(runtimeDir))
+    if (failed(name))
       return 1;
-    targetLinkFlags = nvptxLinkFlags(*runtimeDir);
+    // --emit-llvm links nothing.
+    if (!emitLLVMIR) {
+      FailureOr<std::string> runtimeDir = cudaRuntimeDirectory(argv[0]);
+      if (failed(runtimeDir))
+        return 1;
+      targetLinkFlags = nvptxLinkFlags(*runtimeDir);
+    }
     headerFlags = " --target=nvptx --chip=" + *name;
     headerNote =
         " *\n"
