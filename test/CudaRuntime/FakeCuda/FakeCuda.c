@@ -168,7 +168,7 @@ EXPORT CUresult cuCtxGetCurrent(void **context) {
 EXPORT CUresult cuCtxSetCurrent(void *context) {
   REQUIRE_INIT();
   ENTER("cuCtxSetCurrent", "(%s)",
-        context == &primaryContext ? "primary" : "other");
+        !context ? "none" : context == &primaryContext ? "primary" : "other");
   currentContext = context;
   return SUCCESS;
 }

@@ -2,10 +2,11 @@
  * mgpu* functions, the status word) and as callers do (init, streams,
  * errors); the tests run it against the fake driver and check what it
  * printed and what the driver was asked. `calls MODE`, MODE one of: init,
- * launch, binary, status, threads, missing, biggrid. */
+ * launch, binary, status, threads, contexts, missing, biggrid. */
 
 #include "embbag-c/CudaRuntime.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -110,6 +111,27 @@ static int threads(void) {
   return 0;
 }
 
+/* A context made current by someone else (PyTorch, the CUDA runtime) is
+ * the one the runtime uses; modules and words are per context. */
+static int contexts(void) {
+  void *cuda = dlopen("libcuda.so.1", RTLD_NOW);
+  int (*cuInit)(unsigned) = (int (*)(unsigned))dlsym(cuda, "cuInit");
+  int (*cuCtxSetCurrent)(void *) =
+      (int (*)(void *))dlsym(cuda, "cuCtxSetCurrent");
+  static char theirs;
+  cuInit(0);
+  cuCtxSetCurrent(&theirs);
+  void *module = mgpuModuleLoadJIT((void *)ptx, 2);
+  callOnce(module, "first", 1);
+  int32_t *word = statusWord();
+  callOnce(module, "second", 1);
+  cuCtxSetCurrent(NULL);
+  callOnce(module, "first", 1);
+  printf("words per context: %s\n", statusWord() == word ? "shared" : "one each");
+  mgpuModuleUnload(module);
+  return 0;
+}
+
 static int missing(void) {
   void *module = mgpuModuleLoadJIT((void *)ptx, 2);
   callOnce(module, "third", 1);
@@ -135,6 +157,8 @@ int main(int argc, char **argv) {
     return status();
   if (!strcmp(mode, "threads"))
     return threads();
+  if (!strcmp(mode, "contexts"))
+    return contexts();
   if (!strcmp(mode, "missing"))
     return missing();
   if (!strcmp(mode, "biggrid"))
