@@ -13,7 +13,9 @@ from lit.llvm.subst import ToolSubst
 config.name = "EMBBAG"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.excludes = [
+    "CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "FakeCuda"
+]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.embbag_obj_root, "test")
@@ -162,3 +164,44 @@ if asan_cc:
     config.substitutions.append(
         ("%asan_cc", asan_cc + " -fsanitize=address -fno-omit-frame-pointer -g")
     )
+
+# The CUDA runtime (lib/ExecutionEngine/CudaRuntime) and its tests. The
+# fake driver (test/CudaRuntime/FakeCuda) runs everywhere, put first on the
+# loader's path by %fake_cuda_env. `cuda-runtime`: the runtime loads into a
+# plain C program (an instrumented build's needs the sanitizer runtime).
+# `libcuda`: a real libcuda.so.1 loads; `cuda`: it also initialises and
+# reports a device, so kernels can run.
+if not sanitized:
+    config.available_features.add("cuda-runtime")
+config.substitutions.append(
+    ("%fake_cuda_dir", os.path.join(config.embbag_obj_root, "test", "CudaRuntime", "fake-cuda"))
+)
+config.substitutions.append(
+    (
+        "%fake_cuda_env",
+        "env LD_LIBRARY_PATH="
+        + os.path.join(config.embbag_obj_root, "test", "CudaRuntime", "fake-cuda"),
+    )
+)
+cuda_probe = """
+import ctypes, sys
+try:
+    cuda = ctypes.CDLL("libcuda.so.1")
+except OSError:
+    sys.exit(2)
+count = ctypes.c_int(0)
+ok = cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0
+sys.exit(0 if ok and count.value > 0 else 1)
+"""
+probe_env = dict(os.environ)
+probe_env.pop("LD_LIBRARY_PATH", None)
+cuda_rc = subprocess.run(
+    ["/usr/bin/python3", "-c", cuda_probe],
+    env=probe_env,
+    stdout=subprocess.DEVNULL,
+    stderr=subprocess.DEVNULL,
+).returncode
+if cuda_rc != 2:
+    config.available_features.add("libcuda")
+if cuda_rc == 0:
+    config.available_features.add("cuda")

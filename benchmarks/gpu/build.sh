@@ -5,8 +5,9 @@
 # unchecked (libbench.so) and with --checks=status (libbench_status.so),
 # the same kernels for the host through the GPU kernels' host loops
 # (libbench_cpu.so, libbench_status_cpu.so: bench.py --device=cpu), and a
-# copy of the CUDA runtime library, all in benchmarks/gpu/out (git-ignored;
-# name it in the device run's `carry`).
+# copy of the CUDA runtime library (libembbag_cuda_runtime.so, which the
+# GPU libraries find beside them through their $ORIGIN rpath), all in
+# benchmarks/gpu/out (git-ignored; name it in the device run's `carry`).
 #
 #   benchmarks/gpu/build.sh [BUILD_DIR]      # default: ./build
 set -euo pipefail
@@ -17,6 +18,9 @@ OUT="$ROOT/benchmarks/gpu/out"
 AOT="$BUILD/bin/embbag-aot"
 CHIP="${CHIP:-sm_90}"
 mkdir -p "$OUT"
+
+# The compiler and the runtime the GPU libraries link against, up to date.
+cmake --build "$BUILD" --target embbag-aot embbag_cuda_runtime
 
 python3 "$ROOT/benchmarks/gpu/gen_kernels.py" "$OUT/kernels.mlir"
 "$AOT" --target=nvptx --chip="$CHIP" --checks=off "$OUT/kernels.mlir" -o "$OUT/libbench.so"
