@@ -200,6 +200,14 @@ def _unregistered_modules(model):
     return found
 
 
+def _module_label(mod):
+    """nn.EmbeddingBag, nn.Linear, or the class name of a user's module."""
+    cls = type(mod)
+    if cls.__module__.startswith("torch.nn"):
+        return "nn." + cls.__name__
+    return cls.__name__
+
+
 def _torch_function_name(target):
     if target in (torch.cat, torch.concat):
         return "cat"
@@ -275,10 +283,12 @@ class Importer:
             if frames:
                 where = " at %s:%d" % (os.path.basename(frames[-1].filename),
                                        frames[-1].lineno)
-            raise ImportError_(
-                "torch.fx could not trace the model%s: %s: %s (forward must not "
-                "depend on the values of its inputs)"
-                % (where, type(e).__name__, e)) from None
+            hint = ""
+            if isinstance(e, torch.fx.proxy.TraceError):
+                hint = (" (forward is traced symbolically: it must not depend "
+                        "on the values of its inputs)")
+            raise ImportError_("torch.fx could not trace the model%s: %s: %s%s"
+                               % (where, type(e).__name__, e, hint)) from None
 
     def _module(self, node):
         return self.modules[node.target]
@@ -508,7 +518,7 @@ class Importer:
         raise ImportError_(
             "submodule '%s' (%s)%s is not supported: the importer handles "
             "nn.EmbeddingBag and nn.Embedding (and torch.cat / torch.stack of "
-            "their outputs)" % (node.target, type(mod).__name__, _where(node)))
+            "their outputs)" % (node.target, _module_label(mod), _where(node)))
 
     def _bind(self, node, mod):
         try:
@@ -524,7 +534,7 @@ class Importer:
                 "submodule '%s' (%s)%s has max_norm=%s: renormalizing the table's "
                 "rows in place while reading them is not supported (the table "
                 "would change with every call)"
-                % (node.target, type(mod).__name__, _where(node), mod.max_norm))
+                % (node.target, _module_label(mod), _where(node), mod.max_norm))
         if mod.weight.dtype not in FLOAT_TYPES:
             raise ImportError_("submodule '%s'%s: table of dtype %s (f32, f16, "
                                "bf16 or f64 only)" % (node.target, _where(node),
