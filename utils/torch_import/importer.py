@@ -639,7 +639,7 @@ class Importer:
         if isinstance(sizes[0], int):
             rows = max(sizes[0] - 1, 0)
         else:
-            rows = self._fresh(value.name[1:] + "_bags")
+            rows = self._fresh(value.name[1:] + "_num_bags")
             self._op("%s = arith.subi %s, %s : index"
                      % (rows, sizes[0], self._index_constant(1)))
         result = Value(self._fresh(value.name[1:] + "_bags"),
@@ -762,12 +762,13 @@ class Importer:
                     self._check_equal(common[k], other,
                                       "%s%s: the operands' dimension %d differ"
                                       % (label, _where(node), k), loc)
+        # Where each operand goes along `dim`.
+        starts = [0]
+        for s in sizes:
+            starts.append(self._add(starts[-1], s[dim] if kind == "cat" else 1))
         if kind == "cat":
-            total = 0
-            for s in sizes:
-                total = self._add(total, s[dim])
             result_sizes = list(common)
-            result_sizes[dim] = total
+            result_sizes[dim] = starts[-1]
         else:
             result_sizes = common[:dim] + [len(values)] + common[dim:]
         shape = [d if isinstance(d, int) else None for d in result_sizes]
@@ -778,17 +779,14 @@ class Importer:
                                      if not isinstance(d, int)),
                     result_type, loc))
         current = empty
-        offset = 0
         for k, (v, s) in enumerate(zip(values, sizes)):
             offsets = [0] * len(result_sizes)
-            offsets[dim] = offset
+            offsets[dim] = starts[k]
             if kind == "cat":
                 slice_sizes = list(s)
-                offset = self._add(offset, s[dim])
             else:
                 # A rank-reducing insertion: the unit dimension is dropped.
                 slice_sizes = s[:dim] + [1] + s[dim:]
-                offset += 1
             name = self._fresh(node.name if k == len(values) - 1
                                else "%s_part%d" % (node.name, k))
             self._op("%s = tensor.insert_slice %s into %s[%s] [%s] [%s] : %s into %s%s"
