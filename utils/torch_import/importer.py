@@ -639,9 +639,13 @@ class Importer:
         if isinstance(sizes[0], int):
             rows = max(sizes[0] - 1, 0)
         else:
-            rows = self._fresh(value.name[1:] + "_num_bags")
+            # rows - 1, and no bags (not -1) when there are no rows.
+            less = self._fresh(value.name[1:] + "_rows_but_one")
             self._op("%s = arith.subi %s, %s : index"
-                     % (rows, sizes[0], self._index_constant(1)))
+                     % (less, sizes[0], self._index_constant(1)))
+            rows = self._fresh(value.name[1:] + "_num_bags")
+            self._op("%s = arith.maxsi %s, %s : index"
+                     % (rows, less, self._index_constant(0)))
         result = Value(self._fresh(value.name[1:] + "_bags"),
                        TensorType([rows if isinstance(rows, int) else None,
                                    value.type.shape[1]], value.type.elem))
