@@ -109,8 +109,13 @@ def main():
         print("check.py: import error: %s" % e, file=sys.stderr)
         return 1
 
-    model.eval()
-    expected = reference(model, inputs, runner.parse_signature(text)[1])
+    try:
+        result_types = runner.parse_signature(text)[1]
+    except runner.RunError as e:
+        print("check.py: %s" % e, file=sys.stderr)
+        print("FAIL")
+        return 1
+    expected = reference(model, inputs, result_types)
     tables = [t.param for t in imp.tables] if args.weights == "args" else []
 
     workdir = args.workdir or tempfile.mkdtemp(prefix="torch-import-check-")

@@ -12,8 +12,8 @@ depend on the input values). Every node of the graph must be one of
                      embbag.offsets (1-D input + offsets);
                      nn.Embedding -> embbag.packed sum over bags of one index,
                      between tensor.collapse_shape / tensor.expand_shape
-  call_function      torch.cat -> tensor.concat; torch.stack ->
-                     tensor.expand_shape of each operand + tensor.concat
+  call_function      torch.cat / torch.stack -> tensor.empty of the result
+                     and one tensor.insert_slice per operand
   output             the results of @forward, tuples and lists flattened
 
 Anything else raises ImportError_ with a message naming the submodule or the
@@ -65,9 +65,6 @@ class TensorType:
     def __str__(self):
         dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
         return "tensor<%s%s>" % (dims, self.elem)
-
-    def __eq__(self, other):
-        return str(self) == str(other)
 
 
 class Value:
@@ -261,6 +258,7 @@ class Importer:
         self.weights = weights
         self.dynamic = dynamic
         extra = _unregistered_modules(model)
+        self.extra_order = extra
         self.extra_modules = {id(m): path for path, m in extra}
         self.modules = dict(model.named_modules())
         self.modules.update(extra)
@@ -297,22 +295,27 @@ class Importer:
         """The tables the traced graph reads, in named_parameters() order
         (then those of unregistered modules, in attribute order); a table
         shared by several modules is one table."""
-        used = {}
+        used = set()
         for node in self.graph.nodes:
             if node.op == "call_module":
                 mod = self._module(node)
                 if isinstance(mod, (nn.EmbeddingBag, nn.Embedding)):
-                    used[id(mod.weight)] = (node.target, mod.weight)
+                    if mod.weight.dtype not in FLOAT_TYPES:
+                        raise ImportError_(
+                            "submodule '%s' (%s)%s: table of dtype %s (float32, "
+                            "float16, bfloat16 or float64 only)"
+                            % (node.target, _module_label(mod), _where(node),
+                               mod.weight.dtype))
+                    used.add(id(mod.weight))
+        named = list(self.model.named_parameters())
+        named += [(path + ".weight", m.weight) for path, m in self.extra_order
+                  if isinstance(m, (nn.EmbeddingBag, nn.Embedding))]
         tables = []
         seen = set()
-        for name, param in self.model.named_parameters():
+        for name, param in named:
             if id(param) in used and id(param) not in seen:
                 seen.add(id(param))
                 tables.append(Table(name, param))
-        for ident, (path, param) in used.items():
-            if ident not in seen:
-                seen.add(ident)
-                tables.append(Table(path + ".weight", param))
         return tables
 
     # -- emission --------------------------------------------------------
@@ -535,10 +538,6 @@ class Importer:
                 "rows in place while reading them is not supported (the table "
                 "would change with every call)"
                 % (node.target, _module_label(mod), _where(node), mod.max_norm))
-        if mod.weight.dtype not in FLOAT_TYPES:
-            raise ImportError_("submodule '%s'%s: table of dtype %s (f32, f16, "
-                               "bf16 or f64 only)" % (node.target, _where(node),
-                                                      mod.weight.dtype))
         return self.table_by_param[id(mod.weight)].value
 
     def _indices(self, node, arg, what):
