@@ -77,6 +77,16 @@ for torch_python in (config.python_executable, "/usr/bin/python3"):
     ).returncode == 0:
         config.available_features.add("torch")
         config.substitutions.append(("%torch_python", torch_python))
+        # The PyTorch importer (docs/Importer.md) and its checker, which
+        # compiles an imported model with embbag-aot and compares with torch.
+        config.substitutions.append(
+            ("%torch_import_check",
+             torch_python + " " + os.path.join(
+                 config.embbag_src_root, "utils", "torch_import", "check.py")))
+        config.substitutions.append(
+            ("%torch_import",
+             torch_python + " " + os.path.join(
+                 config.embbag_src_root, "utils", "torch-import")))
         break
 
 tool_dirs = [config.embbag_tools_dir, config.llvm_tools_dir]

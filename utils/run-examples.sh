@@ -6,6 +6,10 @@
 # (mpirun.mpich), each rank's output printed after the other's, its lines
 # prefixed with its rank. A transform
 # script (examples/transform) is applied to examples/dlrm before it runs.
+# A PyTorch model (a .py defining make_model(), examples/torch) is imported
+# with utils/torch-import, compiled with embbag-aot and called through
+# ctypes; utils/torch_import/check.py prints each output's max abs error
+# against PyTorch and OK or FAIL (skipped when python3 has no torch).
 #
 #   utils/run-examples.sh                  # all examples
 #   utils/run-examples.sh examples/dlrm    # the examples under a folder
@@ -72,4 +76,23 @@ while IFS= read -r example; do
     status=1
   fi
 done < <(find "${roots[@]}" -name '*.mlir' | sort)
+
+# PyTorch models: imported by utils/torch-import into $BUILD_DIR, then
+# compiled, run and compared with PyTorch by check.py.
+torch_python=/usr/bin/python3
+while IFS= read -r model; do
+  echo "== ${model#"$ROOT"/}"
+  if ! "$torch_python" -c 'import torch, numpy' 2>/dev/null; then
+    echo "   (skipped: $torch_python has no torch; apt-get install python3-torch)"
+    continue
+  fi
+  imported="$BUILD_DIR/torch-examples/$(basename "$model" .py).mlir"
+  mkdir -p "$(dirname "$imported")"
+  if ! "$torch_python" "$ROOT/utils/torch-import" "$model" -o "$imported" ||
+    ! "$torch_python" "$ROOT/utils/torch_import/check.py" "$model" --mlir "$imported" \
+      --embbag-aot "$BUILD_DIR/bin/embbag-aot"; then
+    echo "!! failed: $model"
+    status=1
+  fi
+done < <(find "${roots[@]}" -name '*.py' -exec grep -l '^def make_model' {} + | sort)
 exit $status
