@@ -80,7 +80,8 @@ def _bags(rng, form, num_emb, batch):
     n = sum(sizes)
     indices = rng.integers(0, num_emb, size=n)
     if form == "offsets":
-        return indices, np.cumsum([0] + sizes[:-1]).astype(np.int64), None
+        offsets = np.cumsum([0] + sizes[:-1]) if sizes else np.zeros(0)
+        return indices, offsets.astype(np.int64), None
     segs = np.repeat(np.arange(batch), sizes)
     if rng.random() < 0.5:
         rng.shuffle(segs)
@@ -127,6 +128,11 @@ def generate(seed, index):
     c["table"] = rng.integers(-levels, levels + 1,
                               size=(num_emb, c["row"])) / 8.0
     c["dy"] = rng.integers(-16, 17, size=(batch, c["row"])) / 8.0
+    # Some tables of rank 3: [num_emb, 2, row / 2] (the kernels see the
+    # flattened row).
+    c["row_shape"] = (c["row"],)
+    if c["row"] % 2 == 0 and rng.random() < 0.3:
+        c["row_shape"] = (2, c["row"] // 2)
     c["sparse"] = c["kind"] == "grad" and rng.random() < 0.4
     c["optimizer"] = "sgd" if rng.random() < 0.5 else "rowwise_adagrad"
     c["lr"], c["eps"] = 0.5, 1e-3
@@ -359,15 +365,19 @@ def _ttype(shape, elt):
     return "tensor<%s>" % "x".join([str(d) for d in shape] + [elt])
 
 
+def _row_shape(c):
+    return tuple(c.get("row_shape", (c["row"],)))
+
+
 def _result_types(c):
     e, i = c["etype"], c["itype"]
     if c["kind"] == "update":
-        out = [_ttype((c["num_emb"], c["row"]), e)]
+        out = [_ttype((c["num_emb"],) + _row_shape(c), e)]
         if c["optimizer"] == "rowwise_adagrad":
             out.append(_ttype((c["num_emb"],), "f32"))
         return out
-    out = ([_ttype(("?",), i), _ttype(("?", c["row"]), e)] if c["sparse"]
-           else [_ttype((c["num_emb"], c["row"]), e)])
+    out = ([_ttype(("?",), i), _ttype(("?",) + _row_shape(c), e)]
+           if c["sparse"] else [_ttype((c["num_emb"],) + _row_shape(c), e)])
     if c["weights"] is not None:
         out.append(_ttype(np.shape(c["indices"]), e))
     return out
@@ -478,8 +488,9 @@ def emit_module(c, bits=False):
         if c["optimizer"] == "rowwise_adagrad":
             add("eps", repr(float(c["eps"])), "f32", scalar=True)
             add("state", round_to(c["state"], "f32"), "f32")
-    add("dy", round_to(c["dy"], e), e, shape=(c["batch"], c["row"]))
-    add("table", round_to(c["table"], e), e)
+    rows = _row_shape(c)
+    add("dy", round_to(c["dy"], e).reshape((c["batch"],) + rows), e)
+    add("table", round_to(c["table"], e).reshape((c["num_emb"],) + rows), e)
     add("indices", c["indices"], i)
     if c["form"] != "packed":
         add("bags", c["bags"], i)
@@ -496,6 +507,7 @@ def emit_module(c, bits=False):
              "func.func @main() {",
              "  %c0 = arith.constant 0 : index",
              "  %c1 = arith.constant 1 : index",
+             "  %c2 = arith.constant 2 : index",
              "  %fzero = arith.constant 0.0 : f32"]
     lines += consts
     lines.append("  " + op)
@@ -511,8 +523,8 @@ def emit_module(c, bits=False):
 
 def describe(c):
     parts = [c["name"], "%s_%s" % (c["form"], c["kind"]), c["reduction"],
-             c["etype"], c["itype"], "emb=%d row=%d batch=%d"
-             % (c["num_emb"], c["row"], c["batch"])]
+             c["etype"], c["itype"], "emb=%d row=%s batch=%d"
+             % (c["num_emb"], "x".join(map(str, _row_shape(c))), c["batch"])]
     for key in ("padding_idx", "default"):
         if c[key] is not None:
             parts.append("%s=%d" % (key, c[key]))
@@ -578,11 +590,25 @@ def compare(c, want, got):
     return diff
 
 
+def _shaped(c, results):
+    """The expected results in the op's shapes: table-shaped ones (rows of
+    `row` elements) take the table's row shape."""
+    rows = _row_shape(c)
+    shaped = []
+    for k, r in enumerate(results):
+        r = np.asarray(r)
+        is_rows = r.ndim == 2 and r.shape[1] == c["row"] and not (
+            k == len(results) - 1 and c["kind"] == "grad" and
+            c["weights"] is not None)
+        shaped.append(r.reshape((r.shape[0],) + rows) if is_rows else r)
+    return shaped
+
+
 def check_case(a, c):
     out, err, path = compile_and_run(a, c, a.pipeline)
     if err:
         return [err]
-    return compare(c, expected(c), parse_all(out))
+    return compare(c, _shaped(c, expected(c)), parse_all(out))
 
 
 def check_determinism(a, c):

@@ -418,13 +418,19 @@ SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
                   writeVector(cb, acc, iter[0], cst(cb, 0), col, mask)};
             });
       });
+  // The static sizes of the table's row (and of its rows, dense) back, for
+  // the reshapes to the result types.
+  auto tableType = cast<RankedTensorType>(p.table.getType());
+  int64_t leading = sparse ? ShapedType::kDynamic : tableType.getDimSize(0);
+  Value grad = tensor::CastOp::create(
+      b, tableType.clone({leading, tableType.getDimSize(1)}), results[0]);
   if (!sparse)
-    return results;
+    return {grad};
   Value rows = tensor::ExtractSliceOp::create(
       b, g.uniqueRows, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
       ArrayRef<OpFoldResult>{getAsOpFoldResult(g.numUnique)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-  return {rows, results[0]};
+  return {rows, grad};
 }
 
 /// dot(dy[bag], table[idx]) of position `j`, in the accumulator type.
