@@ -391,13 +391,12 @@ void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
   }
 }
 
-LogicalResult refuseTrainingOps(Operation *root) {
+LogicalResult refuseTrainingOps(Operation *root, StringRef why) {
   bool found = false;
   root->walk([&](Operation *op) {
     if (!isTrainingOp(op))
       return;
-    op->emitOpError(
-        "is not lowered yet: the training ops have no lowering (issue 22)");
+    op->emitOpError(why);
     found = true;
   });
   return failure(found);

@@ -540,7 +540,10 @@ struct ConvertEmbBagToGPUPass
   /// Reports every op this lowering does not take, before anything is
   /// rewritten.
   LogicalResult refuseUnsupported() {
-    if (failed(refuseTrainingOps(getOperation())))
+    if (failed(refuseTrainingOps(
+            getOperation(),
+            "is not supported on the GPU yet: the training ops lower through "
+            "convert-embbag-to-loops, on the CPU")))
       return failure();
     bool refused = false;
     getOperation()->walk([&](BagOpInterface op) {

@@ -262,7 +262,11 @@ struct ConvertEmbBagToLinalgPass
 
   void runOnOperation() override {
     // With leave-unsupported, the loops pass after this one refuses them.
-    if (!leaveUnsupported && failed(refuseTrainingOps(getOperation())))
+    if (!leaveUnsupported &&
+        failed(refuseTrainingOps(
+            getOperation(), "is not lowered by convert-embbag-to-linalg: the "
+                            "training ops lower through "
+                            "convert-embbag-to-loops")))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateEmbBagToLinalgPatterns(patterns, getConvertEmbBagToLinalgOptions());

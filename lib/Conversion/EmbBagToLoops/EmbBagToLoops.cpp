@@ -2,13 +2,15 @@
 //
 // The patterns and the pass. Each op is brought to its normal form (a list of
 // bags over a 2-D table, NormalForms.cpp and SegmentsNormalForm.cpp) and
-// lowered by one kernel (Kernel.h says which file takes which decision).
+// lowered by one kernel (Kernel.h says which file takes which decision);
+// the training ops by the training kernels (Training.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
 
 #include "Kernel.h"
+#include "Training.h"
 
 #include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
@@ -134,10 +136,6 @@ struct ConvertEmbBagToLoopsPass
         resolveTargetModel(getOperation(), options.target);
     if (failed(target))
       return signalPassFailure();
-    // Refused before anything is rewritten, so that a failing run leaves
-    // no half-lowered module behind.
-    if (failed(refuseTrainingOps(getOperation())))
-      return signalPassFailure();
     // On a module, dynamic rows share their versions in functions of it.
     std::optional<SharedKernels> shared;
     if (getOperation()->hasTrait<OpTrait::SymbolTable>())
@@ -145,15 +143,18 @@ struct ConvertEmbBagToLoopsPass
     RewritePatternSet patterns(&getContext());
     loops::populateBagOpPatterns(patterns, options, *target,
                                  shared ? &*shared : nullptr);
+    loops::populateTrainingOpPatterns(patterns, options, *target);
     // Each embbag op is rewritten once into ops of other dialects, and
     // nothing else is touched: the user's code around the ops comes out as
     // it went in (the greedy driver would fold and reorder it).
     lowering::rewriteEach(
         getOperation(),
-        [](Operation *op) { return isa<BagOpInterface>(op); },
+        [](Operation *op) {
+          return isa<BagOpInterface>(op) || isTrainingOp(op);
+        },
         std::move(patterns));
     WalkResult leftover = getOperation()->walk([](Operation *op) {
-      if (isa<BagOpInterface>(op)) {
+      if (isa<BagOpInterface>(op) || isTrainingOp(op)) {
         op->emitOpError("could not be lowered to loops");
         return WalkResult::interrupt();
       }

@@ -121,10 +121,12 @@ void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
                  const FrozenRewritePatternSet &patterns);
 
 /// Reports every training op (`embbag.*_grad`, `embbag.*_update`) nested in
-/// `root` as not lowered yet, and fails if there is one: the lowerings
-/// rewrite the forward ops only, and a training op left in place would
-/// fail much later, or not at all, far from its location.
-LogicalResult refuseTrainingOps(Operation *root);
+/// `root` with the error `why` (what the calling lowering does not do with
+/// them), and fails if there is one: a lowering that rewrites the forward
+/// ops only would otherwise leave a training op in place, to fail much
+/// later, or not at all, far from its location. convert-embbag-to-loops
+/// lowers them.
+LogicalResult refuseTrainingOps(Operation *root, StringRef why);
 
 } // namespace mlir::embbag::lowering
 

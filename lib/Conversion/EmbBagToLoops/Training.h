@@ -1,0 +1,121 @@
+//===- Training.h - The training kernels, private to EmbBagToLoops -*- C++ -*-//
+//
+// The gradients (`embbag.*_grad`) and fused updates (`embbag.*_update`) of
+// issue 22 share one normal form (`TrainProblem`) and one kernel shape
+// (docs/Kernel.md, "Training kernels"):
+//
+//   TrainingNormalForm.cpp   op -> TrainProblem: the contract checks (of
+//                            the forward op, reported as the training op),
+//                            each position's bag, the bags' scales, max's
+//                            winning positions
+//   TrainingKernels.cpp      the positions grouped by table row (a stable
+//                            counting sort), then one loop over the unique
+//                            rows, each accumulating its gradient in index
+//                            order: the dense or sparse gradient, the
+//                            weights' gradient, sgd and row-wise Adagrad
+//   TrainingPatterns.cpp     the patterns
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_TRAINING_H
+#define EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_TRAINING_H
+
+#include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
+#include "embbag/Conversion/EmbBagToLoops/TargetModel.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::embbag::loops {
+
+/// The normal form of a training op: positions over a 2-D table.
+struct TrainProblem {
+  Operation *op = nullptr; // the training op
+  Reduction reduction = Reduction::sum;
+  Value table;   // tensor<num_emb x row x T>, flattened
+  Value dy;      // tensor<num_bags x row x T>, flattened
+  Value indices; // tensor<n x T_IND>, flattened
+  Value weights; // tensor<n x T>, flattened, or null
+  // tensor<n x index>: the bag that reads position j; -1 when none does
+  // (before offsets[0], after the last offset) or when it is padding.
+  Value bagOf;
+  // tensor<num_bags x acc>: what a bag multiplies each row by apart from
+  // its weight (1 / count for mean, 1 / sqrt(count or sum w^2) for sqrtn);
+  // null for sum and max.
+  Value scale;
+  // tensor<num_bags x row x i64>: for max, the position whose row gave
+  // each element's maximum (the first on ties), -1 for an empty bag.
+  Value argmax;
+  Value numEmb, row, numBags, numPositions; // index
+  Type storageType, accType; // accType: f32 for f16/bf16
+  int64_t lanes = 8;          // accumulator elements per vector
+  bool parallel = false;      // the loop over unique rows as scf.forall
+
+  bool isMax() const { return reduction == Reduction::max; }
+  bool isSqrtn() const { return reduction == Reduction::sqrtn; }
+};
+
+/// TrainingKernels.cpp: the mask of the vector at column `col` of a row
+/// of `p.row` elements (all lanes but past the row's end).
+Value chunkMask(ImplicitLocOpBuilder &b, const TrainProblem &p, Value col);
+
+/// TrainingKernels.cpp: `tensor[row, col : col + lanes]` of a 2-D float
+/// tensor, masked by `mask` (masked lanes 0), as an accumulator vector.
+Value readAccVector(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                    Value tensor, Value row, Value col, Value mask);
+
+/// TrainingKernels.cpp: the loop over the vectors of a row: `body` gets
+/// the column and mask of each and the iter_args, and returns their next
+/// values.
+using ChunkBody = function_ref<SmallVector<Value>(
+    ImplicitLocOpBuilder &b, Value col, Value mask, ValueRange iterArgs)>;
+SmallVector<Value> forEachChunk(ImplicitLocOpBuilder &b,
+                                const TrainProblem &p, ValueRange inits,
+                                ChunkBody body);
+
+/// TrainingNormalForm.cpp: the normal form of the training op `op`, whose
+/// forward op (same operands and clauses, result of `dy`'s type) is
+/// `forward`; emits the forward op's contract checks, reported as `op`'s,
+/// when `checks` holds.
+TrainProblem normalizeTraining(ImplicitLocOpBuilder &b, Operation *op,
+                               BagOpInterface forward, Value dy, bool checks,
+                               unsigned vectorBits, bool parallel);
+
+/// The table rows the positions touch, and the positions grouped by row.
+struct RowGroups {
+  // tensor<(num_emb + 3) x index>: row r's positions are
+  // perm[bounds[r] : bounds[r + 1]], in index order.
+  Value bounds;
+  Value perm;       // tensor<n x index>
+  Value uniqueRows; // tensor<n + 1 x T_IND>: the first numUnique sorted rows
+  Value numUnique;  // index
+};
+
+/// TrainingKernels.cpp: groups `p`'s positions by the row they read.
+RowGroups groupByRow(ImplicitLocOpBuilder &b, const TrainProblem &p);
+
+/// TrainingKernels.cpp: the table gradient, dense ([num_emb, row]) or with
+/// `sparse` the unique rows and their gradient rows ([numUnique, row]).
+SmallVector<Value> buildTableGrad(ImplicitLocOpBuilder &b,
+                                  const TrainProblem &p, const RowGroups &g,
+                                  bool sparse);
+
+/// TrainingKernels.cpp: the weights' gradient (tensor<n x T>).
+Value buildWeightsGrad(ImplicitLocOpBuilder &b, const TrainProblem &p);
+
+/// TrainingKernels.cpp: the flattened table after one sgd step (`epsilon`
+/// and `state` null) or row-wise Adagrad step, written into `p.table`
+/// (destination style), then the state after it.
+SmallVector<Value> buildUpdate(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                               const RowGroups &g, Value learningRate,
+                               Value epsilon, Value state);
+
+/// TrainingPatterns.cpp: the patterns of the six training ops.
+void populateTrainingOpPatterns(RewritePatternSet &patterns,
+                                const ConvertEmbBagToLoopsOptions &options,
+                                const TargetModel &target);
+
+} // namespace mlir::embbag::loops
+
+#endif // EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_TRAINING_H

@@ -1,0 +1,153 @@
+//===- TrainingPatterns.cpp - The training ops' patterns ------------------===//
+//
+// Each training op is lowered through its forward op: a forward op of the
+// same form, reduction and clauses is built in front of it (its result is
+// `dy`'s type), read for its bags and its runtime contract
+// (TrainingNormalForm.cpp), and erased once the kernel is built.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Training.h"
+
+#include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::embbag;
+using namespace mlir::embbag::lowering;
+using namespace mlir::embbag::loops;
+
+namespace {
+
+/// The forward op of a training op, built at `b`'s insertion point.
+template <typename OpT>
+BagOpInterface buildForward(ImplicitLocOpBuilder &b, OpT op) {
+  Type result = op.getDy().getType();
+  if constexpr (std::is_same_v<OpT, PackedGradOp> ||
+                std::is_same_v<OpT, PackedUpdateOp>) {
+    return PackedOp::create(b, result, op.getReductionAttr(), op.getTable(),
+                            op.getIndices(), op.getPaddingIdx(),
+                            op.getWeights(), op.getRowwiseAttr());
+  } else if constexpr (std::is_same_v<OpT, OffsetsGradOp> ||
+                       std::is_same_v<OpT, OffsetsUpdateOp>) {
+    return OffsetsOp::create(b, result, op.getReductionAttr(), op.getTable(),
+                             op.getIndices(), op.getOffsets(),
+                             op.getIncludeLastOffsetAttr(),
+                             op.getDefaultIndex(),
+                             op.getStaticDefaultIndexAttr(),
+                             op.getPaddingIdx(), op.getWeights(),
+                             op.getRowwiseAttr());
+  } else {
+    return SegmentsOp::create(
+        b, result, op.getReductionAttr(), op.getTable(), op.getIndices(),
+        op.getSegmentIds(), op.getNumSegments(),
+        op.getStaticNumSegmentsAttr(), op.getDefaultIndex(),
+        op.getStaticDefaultIndexAttr(), op.getPaddingIdx(), op.getWeights(),
+        op.getRowwiseAttr());
+  }
+}
+
+/// What every training pattern needs of the pass.
+struct TrainingConfig {
+  bool checks;
+  unsigned vectorBits;
+  bool parallel;
+};
+
+/// The normal form of `op`, built with its forward op, which is erased.
+template <typename OpT>
+TrainProblem normalize(ImplicitLocOpBuilder &b, PatternRewriter &rewriter,
+                       OpT op, const TrainingConfig &config) {
+  BagOpInterface forward = buildForward(b, op);
+  TrainProblem p =
+      normalizeTraining(b, op, forward, op.getDy(), config.checks,
+                        config.vectorBits, config.parallel);
+  rewriter.eraseOp(forward);
+  return p;
+}
+
+/// The weights' gradient in the weights' shape (packed: [batch, per_bag]).
+Value unflattenWeights(ImplicitLocOpBuilder &b, Value flat, Value weights) {
+  auto type = cast<RankedTensorType>(weights.getType());
+  if (type.getRank() == 1)
+    return tensor::CastOp::create(b, type, flat);
+  // tensor.reshape rather than expand_shape: the flat gradient's length is
+  // dynamic while the weights' dims may both be static or both dynamic.
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(dim(b, weights, d));
+  Value shape = tensor::FromElementsOp::create(b, sizes);
+  return tensor::ReshapeOp::create(b, type, flat, shape);
+}
+
+template <typename OpT>
+struct GradLowering : public OpRewritePattern<OpT> {
+  GradLowering(MLIRContext *ctx, TrainingConfig config)
+      : OpRewritePattern<OpT>(ctx), config(config) {}
+
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    TrainProblem p = normalize(b, rewriter, op, config);
+    RowGroups g = groupByRow(b, p);
+    SmallVector<Value> grads = buildTableGrad(b, p, g, op.getSparse());
+    SmallVector<Value> results;
+    Value table = op.getTable();
+    if (op.getSparse()) {
+      results.push_back(grads[0]);
+      auto rowsType = cast<RankedTensorType>(op.getTableGrad().getType());
+      results.push_back(
+          unflattenResult(b, grads[1], rowsType, table, g.numUnique));
+    } else {
+      results.push_back(unflattenResult(b, grads[0], op.getTableType(), table,
+                                        p.numEmb));
+    }
+    if (Value weights = op.getWeights())
+      results.push_back(
+          unflattenWeights(b, buildWeightsGrad(b, p), weights));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  TrainingConfig config;
+};
+
+template <typename OpT>
+struct UpdateLowering : public OpRewritePattern<OpT> {
+  UpdateLowering(MLIRContext *ctx, TrainingConfig config)
+      : OpRewritePattern<OpT>(ctx), config(config) {}
+
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    TrainProblem p = normalize(b, rewriter, op, config);
+    RowGroups g = groupByRow(b, p);
+    SmallVector<Value> updated = buildUpdate(
+        b, p, g, op.getLearningRate(), op.getEpsilon(), op.getState());
+    SmallVector<Value> results{unflattenResult(
+        b, updated[0], op.getTableType(), op.getTable(), p.numEmb)};
+    if (op.getState())
+      results.push_back(updated[1]);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  TrainingConfig config;
+};
+
+} // namespace
+
+void mlir::embbag::loops::populateTrainingOpPatterns(
+    RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options,
+    const TargetModel &target) {
+  TrainingConfig config{options.checks,
+                        options.vectorBits ? options.vectorBits
+                                           : target.vectorBits,
+                        options.parallel};
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<GradLowering<PackedGradOp>, GradLowering<OffsetsGradOp>,
+               GradLowering<SegmentsGradOp>, UpdateLowering<PackedUpdateOp>,
+               UpdateLowering<OffsetsUpdateOp>,
+               UpdateLowering<SegmentsUpdateOp>>(ctx, config);
+}

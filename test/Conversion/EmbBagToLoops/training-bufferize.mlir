@@ -1,0 +1,33 @@
+// RUN: embbag-opt %s --convert-embbag-to-loops --canonicalize --cse --eliminate-empty-tensors --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse --canonicalize | FileCheck %s
+// RUN: embbag-opt %s --convert-embbag-to-loops=parallel=1 --canonicalize --cse --eliminate-empty-tensors --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse --canonicalize | FileCheck %s
+
+// The fused updates are in destination style: one-shot bufferization
+// updates the table and the state in place, in the caller's buffers. No
+// buffer of the table's size (or the state's) is allocated, nothing is
+// copied, and the results are the arguments' buffers. The only buffers are
+// the kernel's scratch: per position, per bag, per row of the histogram.
+
+// CHECK-LABEL: func.func @adagrad
+// CHECK-SAME: %[[S:[^:]*]]: memref<1000xf32>, %{{[^:]*}}: memref<3x64xf32>, %[[T:[^:]*]]: memref<1000x64xf32>
+// CHECK-NOT: memref.alloc() {{.*}} : memref<1000x64xf32>
+// CHECK-NOT: memref.alloc() {{.*}} : memref<1000xf32>
+// CHECK-NOT: memref.copy
+// CHECK: memref.subview %[[T]]
+// CHECK-NOT: memref.copy
+// CHECK: return %[[T]], %[[S]] : memref<1000x64xf32>, memref<1000xf32>
+func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<1000xf32>, %dy: tensor<3x64xf32>, %t: tensor<1000x64xf32>, %i: tensor<?xi64>, %off: tensor<3xi64>) -> (tensor<1000x64xf32>, tensor<1000xf32>) {
+  %0, %1 = embbag.offsets_update mean rowwise_adagrad(%lr, %eps) state(%s) %dy, %t[%i] offsets(%off)
+         : (f32, f32, tensor<1000xf32>, tensor<3x64xf32>, tensor<1000x64xf32>, tensor<?xi64>, tensor<3xi64>) -> (tensor<1000x64xf32>, tensor<1000xf32>)
+  return %0, %1 : tensor<1000x64xf32>, tensor<1000xf32>
+}
+
+// CHECK-LABEL: func.func @sgd_bf16
+// CHECK-SAME: %{{[^:]*}}: memref<?x16xbf16>, %[[T:[^:]*]]: memref<?x16xbf16>
+// CHECK-NOT: memref.alloc({{.*}}) {{.*}} : memref<?x16xbf16>
+// CHECK-NOT: memref.copy
+// CHECK: return %[[T]] : memref<?x16xbf16>
+func.func @sgd_bf16(%lr: f32, %dy: tensor<?x16xbf16>, %t: tensor<?x16xbf16>, %i: tensor<?x4xi32>) -> tensor<?x16xbf16> {
+  %0 = embbag.packed_update sum sgd(%lr) %dy, %t[%i]
+         : (f32, tensor<?x16xbf16>, tensor<?x16xbf16>, tensor<?x4xi32>) -> tensor<?x16xbf16>
+  return %0 : tensor<?x16xbf16>
+}
