@@ -9,7 +9,8 @@
 # A PyTorch model (a .py defining make_model(), examples/torch) is imported
 # with utils/torch-import, compiled with embbag-aot and called through
 # ctypes; utils/torch_import/check.py prints each output's max abs error
-# against PyTorch and OK or FAIL (skipped when python3 has no torch).
+# against PyTorch and OK or FAIL (skipped when python3 has no torch). A
+# check.py beside examples (examples/train) compares them with PyTorch.
 #
 #   utils/run-examples.sh                  # all examples
 #   utils/run-examples.sh examples/dlrm    # the examples under a folder
@@ -76,6 +77,22 @@ while IFS= read -r example; do
     status=1
   fi
 done < <(find "${roots[@]}" -name '*.mlir' | sort)
+
+# Examples checked against PyTorch by a check.py beside them (examples/
+# train: the losses of a model trained in MLIR against the same model
+# trained with torch.optim); skipped without torch.
+while IFS= read -r check; do
+  echo "== ${check#"$ROOT"/}"
+  if ! /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
+    echo "   (skipped: /usr/bin/python3 has no torch; apt-get install python3-torch)"
+    continue
+  fi
+  if ! /usr/bin/python3 "$check" --embbag-opt "$BUILD_DIR/bin/embbag-opt" \
+    --mlir-runner "$LLVM_PREFIX/bin/mlir-runner"; then
+    echo "!! failed: $check"
+    status=1
+  fi
+done < <(find "${roots[@]}" -name check.py | sort)
 
 # PyTorch models: imported by utils/torch-import into $BUILD_DIR, then
 # compiled, run and compared with PyTorch by check.py.
