@@ -60,6 +60,15 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     bufferization. On a function alone, and for an op whose result goes
     into a slice, the versions are built into the op's code.
 
+    The training ops (`embbag.*_grad`, `embbag.*_update`) are lowered too,
+    through their forward op (its bags and its checks): the positions are
+    grouped by table row with a stable counting sort and one loop over the
+    unique rows (an `scf.forall` with `parallel`) sums each row's gradient
+    in index order, in f32 vectors along the row, then stores it, or
+    applies sgd or row-wise Adagrad to the table in destination style.
+    The results are the same bits on one thread or many (docs/Kernel.md,
+    "Training kernels").
+
     Only the embbag ops are rewritten: the code around them is not folded,
     erased or moved (the shared functions are added to the module). The
     checks' asserts are marked `embbag.runtime_check`.

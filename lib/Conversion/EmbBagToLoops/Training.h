@@ -56,6 +56,13 @@ struct TrainProblem {
   bool isSqrtn() const { return reduction == Reduction::sqrtn; }
 };
 
+/// TrainingKernels.cpp: `v` (a float scalar or vector) converted to the
+/// element type `type` (extended or truncated).
+Value convertFloat(ImplicitLocOpBuilder &b, Value v, Type type);
+
+/// TrainingKernels.cpp: a 1-D tensor of `size` elements, all `value`.
+Value splat1D(ImplicitLocOpBuilder &b, Value value, Value size);
+
 /// TrainingKernels.cpp: the mask of the vector at column `col` of a row
 /// of `p.row` elements (all lanes but past the row's end).
 Value chunkMask(ImplicitLocOpBuilder &b, const TrainProblem &p, Value col);

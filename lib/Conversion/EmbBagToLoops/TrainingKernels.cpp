@@ -40,8 +40,8 @@ static AffineMapAttr rowMap(ImplicitLocOpBuilder &b) {
       AffineMap::getMinorIdentityMap(2, 1, b.getContext()));
 }
 
-/// `v` (a float scalar or vector) converted to the element type `type`.
-static Value convertFloat(ImplicitLocOpBuilder &b, Value v, Type type) {
+Value mlir::embbag::loops::convertFloat(ImplicitLocOpBuilder &b, Value v,
+                                        Type type) {
   Type from = getElementTypeOrSelf(v.getType());
   if (from == type)
     return v;
@@ -100,7 +100,8 @@ SmallVector<Value> mlir::embbag::loops::forEachChunk(ImplicitLocOpBuilder &b,
 // The positions grouped by row
 //===----------------------------------------------------------------------===//
 
-static Value splat1D(ImplicitLocOpBuilder &b, Value value, Value size) {
+Value mlir::embbag::loops::splat1D(ImplicitLocOpBuilder &b, Value value,
+                                   Value size) {
   auto type = RankedTensorType::get({ShapedType::kDynamic}, value.getType());
   return tensor::SplatOp::create(b, type, value, ValueRange{size});
 }
@@ -521,7 +522,8 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
         Value s = tensor::ExtractOp::create(tb, p.scale, bag);
         Value w = convertFloat(tb, tensor::ExtractOp::create(tb, p.weights, j),
                                p.accType);
-        Value s3 = arith::MulFOp::create(tb, arith::MulFOp::create(tb, s, s), s);
+        Value s2 = arith::MulFOp::create(tb, s, s);
+        Value s3 = arith::MulFOp::create(tb, s2, s);
         Value minus = arith::MulFOp::create(
             tb, arith::MulFOp::create(tb, w, bigD), s3);
         Value grad = arith::SubFOp::create(

@@ -25,12 +25,6 @@ using namespace mlir::embbag;
 using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::loops;
 
-/// A 1-D tensor of `size` elements, all `value`.
-static Value splat1D(ImplicitLocOpBuilder &b, Value value, Value size) {
-  auto type = RankedTensorType::get({ShapedType::kDynamic}, value.getType());
-  return tensor::SplatOp::create(b, type, value, ValueRange{size});
-}
-
 /// The bag of position `j` reading index `idx`, or -1 for padding.
 static Value unlessPadding(ImplicitLocOpBuilder &b, Value padding, Value idx,
                            Value bag) {
@@ -80,17 +74,6 @@ static Value bagsFromSegmentIds(ImplicitLocOpBuilder &b, TrainProblem &p,
   return loop.getResult(0);
 }
 
-/// `v` (a float scalar) converted to the float type `type`.
-static Value toFloat(ImplicitLocOpBuilder &b, Value v, Type type) {
-  unsigned from = v.getType().getIntOrFloatBitWidth();
-  unsigned to = type.getIntOrFloatBitWidth();
-  if (v.getType() == type)
-    return v;
-  if (from < to)
-    return arith::ExtFOp::create(b, type, v);
-  return arith::TruncFOp::create(b, type, v);
-}
-
 /// scale[bag] for mean (1 / count) and sqrtn (1 / sqrt(count), weighted
 /// 1 / sqrt(sum w^2)): the counts summed over the positions in index
 /// order, then one reciprocal per bag. Empty bags keep 0: no position
@@ -113,7 +96,7 @@ static Value buildScale(ImplicitLocOpBuilder &b, const TrainProblem &p) {
               ImplicitLocOpBuilder tb(l2, n2);
               Value add = one;
               if (squares) {
-                Value w = toFloat(
+                Value w = convertFloat(
                     tb, tensor::ExtractOp::create(tb, p.weights, j), p.accType);
                 add = arith::MulFOp::create(tb, w, w);
               }
@@ -245,7 +228,8 @@ TrainProblem mlir::embbag::loops::normalizeTraining(
     p.weights = flatten(weights);
   p.storageType = forward.getTable().getType().getElementType();
   p.accType = getAccumulatorType(p.storageType);
-  p.lanes = std::max<int64_t>(1, vectorBits / p.accType.getIntOrFloatBitWidth());
+  p.lanes =
+      std::max<int64_t>(1, vectorBits / p.accType.getIntOrFloatBitWidth());
   p.numEmb = dim(b, p.table, 0);
   p.row = dim(b, p.table, 1);
   p.numBags = dim(b, p.dy, 0);

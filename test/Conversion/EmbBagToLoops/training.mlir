@@ -1,6 +1,7 @@
 // RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 vector-bits=256" --canonicalize --cse -split-input-file | FileCheck %s
 // RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 vector-bits=256 parallel=1" --canonicalize --cse -split-input-file | FileCheck %s --check-prefix=PAR
 // RUN: embbag-opt %s --convert-embbag-to-loops="vector-bits=256" -split-input-file | FileCheck %s --check-prefix=CHECKS
+// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0" -split-input-file | FileCheck %s --check-prefix=NOCHECKS
 
 // The training kernels (docs/Kernel.md, "Training kernels"): each position's
 // bag, a stable counting sort of the positions by row (histogram, prefix
@@ -142,3 +143,8 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<5xf32>, %dy: tensor<3x2xf32>,
          : (f32, f32, tensor<5xf32>, tensor<3x2xf32>, tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> (tensor<5x2xf32>, tensor<5xf32>)
   return %0, %1 : tensor<5x2xf32>, tensor<5xf32>
 }
+
+// Unchecked (checks=0): no check in any of the kernels above.
+// NOCHECKS-NOT: cf.assert
+// NOCHECKS: func.func @adagrad
+// NOCHECKS-NOT: cf.assert

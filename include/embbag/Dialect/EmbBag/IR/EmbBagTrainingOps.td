@@ -5,8 +5,8 @@
 // its table (`_update`). They write the forward op's reduction and clauses
 // in the forward op's order (EmbBag_*Clauses and EmbBag_*Format in
 // EmbBagOps.td), and are not bag ops: BagOpInterface, and so the lowerings,
-// tiling and sharding, do not see them. The lowerings refuse them with a
-// diagnostic until they learn them.
+// tiling and sharding, do not see them. convert-embbag-to-loops lowers
+// them (through their forward op); the other lowerings refuse them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -128,7 +128,8 @@ defvar EmbBag_GradDescription = [{
 
     The table must hold floats (f16, bf16, f32 or f64); quantized tables
     (`rowwise(...)`) are refused by the verifier. The runtime contract is
-    the forward op's. The op has no lowering yet (issue 22).
+    the forward op's. `--convert-embbag-to-loops` lowers the op
+    (docs/Kernel.md, "Training kernels").
 }];
 
 defvar EmbBag_UpdateDescription = [{
@@ -146,8 +147,9 @@ defvar EmbBag_UpdateDescription = [{
       elements, then `table[r] -= lr * g[r] / (sqrt(s[r]) + eps)`.
 
     `%lr` and `%eps` are float scalars. The table must hold floats;
-    `rowwise(...)` and `sparse` are refused. The op has no lowering yet
-    (issue 22).
+    `rowwise(...)` and `sparse` are refused. `--convert-embbag-to-loops`
+    lowers the op, updating the table in place after bufferization
+    (docs/Kernel.md, "Training kernels").
 }];
 
 def EmbBag_PackedGradOp
