@@ -261,7 +261,8 @@ static void buildAsyncLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
                              Value numBlocks, bool hostWaits) {
   Value one = cst(b, 1), threads = cst(b, kBlockSize);
   Type tokenType = b.getType<gpu::AsyncTokenType>();
-  Value stream = gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
+  Value stream =
+      gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
   auto launch = gpu::LaunchOp::create(b, numBlocks, one, one, threads, one, one,
                                       /*dynamicSharedMemorySize=*/nullptr,
                                       tokenType, ValueRange{stream});
@@ -279,8 +280,9 @@ static void buildAsyncLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
 /// nested scf.parallel loops on the host.
 static void buildLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
                         Value numBlocks, bool hostLoops) {
-  Value zero = cst(b, 0), one = cst(b, 1), threads = cst(b, kBlockSize);
+  Value zero = cst(b, 0);
   if (hostLoops) {
+    Value one = cst(b, 1), threads = cst(b, kBlockSize);
     scf::ParallelOp::create(
         b, ValueRange{zero}, ValueRange{numBlocks}, ValueRange{one},
         [&](OpBuilder &nested, Location loc, ValueRange blocks) {
