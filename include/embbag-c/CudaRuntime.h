@@ -29,8 +29,10 @@ const char *embbagCudaLastError(void);
 
 /* Launches of the calling thread go on `stream` (a CUstream, e.g. PyTorch's
  * torch.cuda.current_stream().cuda_stream) until embbagCudaResetStream().
- * The stream stays the caller's: the generated code synchronises it after
- * each function's launches but never destroys it. */
+ * The stream stays the caller's: the generated code never destroys it, and
+ * synchronises it after a launch only with checks (docs/GPU.md,
+ * Synchronization): unchecked functions return with their kernels queued
+ * on it. */
 void embbagCudaSetStream(void *stream);
 
 /* Back to the default: CUDA's legacy default stream (0) of the current

@@ -6,8 +6,10 @@
 // (docs/GPU.md):
 //
 //   embbag-verify-constants
-//   convert-embbag-to-gpu              gpu.launch per op on buffers; checks
-//                                      on the host and through a flag word
+//   convert-embbag-to-gpu              gpu.launch per op on buffers, async
+//                                      on the thread's stream; checks on the
+//                                      host and through a flag word, read
+//                                      after a gpu.wait for the kernel
 //   canonicalize, cse
 //   one-shot-bufferize                 the functions' tensors are device
 //                                      buffers (identity layouts)

@@ -1,6 +1,7 @@
 // RUN: embbag-opt %s --embbag-to-nvvm | FileCheck %s --check-prefix=HOST
 // RUN: embbag-opt %s --embbag-to-nvvm | %python %embbag_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=PTX --implicit-check-not=.local
 // RUN: embbag-opt %s --embbag-to-nvvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+// RUN: embbag-opt %s --embbag-to-nvvm="checks=0" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=ASYNC --implicit-check-not=mgpuStreamSynchronize --implicit-check-not=mgpuStreamDestroy
 // RUN: embbag-opt %s --embbag-to-nvvm="chip=sm_80 checks=0" | %python %embbag_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=SM80
 
 // The whole GPU pipeline with Debian's LLVM alone: the kernels become PTX
@@ -9,7 +10,7 @@
 
 // HOST:     llvm.func @bag_f32(
 // HOST:       llvm.call @embbagCudaStatusWord()
-// HOST:       gpu.launch_func @bag_f32_kernel::@bag_f32_kernel blocks in ({{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64
+// HOST:       gpu.launch_func <%{{.*}} : !llvm.ptr> @bag_f32_kernel::@bag_f32_kernel blocks in ({{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64
 // HOST:       llvm.call @write
 // HOST:       llvm.call @abort
 // HOST:     gpu.binary @bag_f32_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
@@ -57,10 +58,21 @@
 // LLVM:       call { ptr, ptr, i64, [1 x i64], [1 x i64] } @embbagCudaStatusWord()
 // LLVM:       call ptr @mgpuStreamCreate()
 // LLVM:       call void @mgpuLaunchKernel(ptr %{{.*}}, i64 %{{.*}}, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0, ptr
-// LLVM:       call void @mgpuStreamSynchronize(
+// LLVM-NEXT:  call void @mgpuStreamSynchronize(
+// LLVM-NEXT:  call void @mgpuStreamDestroy(
 // LLVM:     define private { ptr, ptr, i64, [1 x i64], [1 x i64] } @embbagCudaStatusWord()
 // LLVM:       call void @_mlir_ciface_embbagCudaStatusWord(ptr
 // LLVM:     call ptr @mgpuModuleLoadJIT(ptr @bag_f32_kernel_binary, i32 3)
+
+// Unchecked, the launches are asynchronous on the thread's stream: no
+// function waits for its kernel (--implicit-check-not), none destroys the
+// stream, which is the caller's (docs/GPU.md).
+// ASYNC-LABEL: define void @bag_f32(
+// ASYNC:         call ptr @mgpuStreamCreate()
+// ASYNC:         call void @mgpuLaunchKernel(
+// ASYNC-NEXT:    br label
+// ASYNC-LABEL: define void @bag_seg(
+// ASYNC:         call void @mgpuLaunchKernel(
 
 // SM80:     .target sm_80
 // SM80-NOT: atom.global

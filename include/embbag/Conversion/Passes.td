@@ -236,6 +236,10 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     as the CPU's checks. The word is the calling thread's, pinned host
     memory the device writes through, from the runtime function
     `embbagCudaStatusWord` (declared with `llvm.emit_c_interface`).
+    The launch is asynchronous, on the token of a `gpu.wait async` (the
+    runtime's current stream): the host waits for the kernel (`gpu.wait`)
+    only before it reads the flag word, so without checks the function
+    returns with its kernels queued (docs/GPU.md, "Synchronization").
     With `host-loops` the same kernel body is built inside two nested
     `scf.parallel` loops (blocks, then threads) instead of a `gpu.launch`,
     so that the CPU runs it: the differential tests check the kernels'

@@ -251,12 +251,38 @@ static void chooseLanes(ImplicitLocOpBuilder &b, BagKernel &k) {
   k.bagsPerBlock = arith::DivUIOp::create(b, cst(b, kBlockSize), k.lanesPerBag);
 }
 
+/// A gpu.launch of the threads' code over `numBlocks` blocks, stream-ordered
+/// and asynchronous: its stream is a `gpu.wait async`, which the runtime
+/// makes the thread's current stream (docs/GPU.md). The host waits for the
+/// kernel only if `hostWaits`, when it reads the flag word next; else the
+/// caller orders its work after the kernel on that stream, as with
+/// PyTorch's operators, and no launch pays a synchronization.
+static void buildAsyncLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
+                             Value numBlocks, bool hostWaits) {
+  Value one = cst(b, 1), threads = cst(b, kBlockSize);
+  Type tokenType = b.getType<gpu::AsyncTokenType>();
+  Value stream =
+      gpu::WaitOp::create(b, tokenType, ValueRange{}).getAsyncToken();
+  auto launch = gpu::LaunchOp::create(b, numBlocks, one, one, threads, one, one,
+                                      /*dynamicSharedMemorySize=*/nullptr,
+                                      tokenType, ValueRange{stream});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    buildBagThread(b, k, launch.getBlockIds().x, launch.getThreadIds().x);
+    gpu::TerminatorOp::create(b);
+  }
+  if (hostWaits)
+    gpu::WaitOp::create(b, Type(), ValueRange{launch.getAsyncToken()});
+}
+
 /// Runs the threads' code over `numBlocks` blocks: a gpu.launch, or two
 /// nested scf.parallel loops on the host.
 static void buildLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
                         Value numBlocks, bool hostLoops) {
-  Value zero = cst(b, 0), one = cst(b, 1), threads = cst(b, kBlockSize);
+  Value zero = cst(b, 0);
   if (hostLoops) {
+    Value one = cst(b, 1), threads = cst(b, kBlockSize);
     scf::ParallelOp::create(
         b, ValueRange{zero}, ValueRange{numBlocks}, ValueRange{one},
         [&](OpBuilder &nested, Location loc, ValueRange blocks) {
@@ -275,13 +301,7 @@ static void buildLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
       arith::CmpIOp::create(b, arith::CmpIPredicate::ne, numBlocks, zero);
   scf::IfOp::create(b, any, [&](OpBuilder &nested, Location loc) {
     ImplicitLocOpBuilder tb(loc, nested);
-    auto launch =
-        gpu::LaunchOp::create(tb, numBlocks, one, one, threads, one, one);
-    OpBuilder::InsertionGuard guard(tb);
-    tb.setInsertionPointToStart(&launch.getBody().front());
-    buildBagThread(tb, k, launch.getBlockIds().x, launch.getThreadIds().x);
-    gpu::TerminatorOp::create(tb);
-    tb.setInsertionPointAfter(launch);
+    buildAsyncLaunch(tb, k, numBlocks, /*hostWaits=*/bool(k.flag));
     scf::YieldOp::create(tb);
   });
 }

@@ -3,9 +3,10 @@
 // libembbag_cuda_runtime.so: what the host code of `--embbag-to-nvvm`
 // calls. mlir-translate lowers each gpu.launch_func to the mgpu* functions
 // (module load in a global constructor, get function, stream create,
-// launch, synchronize, destroy) and the checked kernels get their flag word
-// from embbagCudaStatusWord. docs/GPU.md, "The runtime", has the semantics;
-// the reasons are in the comments here.
+// launch, and with checks synchronize and destroy) and the checked kernels
+// get their flag word from embbagCudaStatusWord. docs/GPU.md, "The runtime"
+// and "Synchronization", has the semantics; the reasons are in the comments
+// here.
 //
 // Every mgpu* function has no error return in the ABI the generated code
 // calls, so a driver error there is printed with its name and description
@@ -320,9 +321,11 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
           "cuLaunchKernel");
 }
 
-/// The generated code creates a stream per function call and destroys it
-/// after synchronising; handing out the thread's current stream instead
-/// puts the launches on the caller's stream and costs no stream creation.
+/// The generated code asks for a stream per launch, and destroys it after
+/// synchronising only with checks; handing out the thread's current stream
+/// instead puts the launches on the caller's stream in call order, costs no
+/// stream creation, and leaks none when an unchecked launch destroys
+/// nothing.
 EMBBAG_CUDA_EXPORT void *mgpuStreamCreate(void) {
   currentContext();
   return currentStream;

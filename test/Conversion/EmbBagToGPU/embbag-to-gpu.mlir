@@ -4,9 +4,10 @@
 
 // An offsets op whose result goes into the caller's buffer: the host checks
 // the scalars and shapes, picks the 16-byte lanes when the row and buffers
-// allow them, launches 256 threads per block, and reports the kernel's flag
-// word with the CPU's messages after it. The kernel writes the destination
-// directly: no new buffer, no copy.
+// allow them, launches 256 threads per block on the runtime's stream (a
+// `gpu.wait async`), waits for the kernel and reports its flag word with
+// the CPU's messages. The kernel writes the destination directly: no new
+// buffer, no copy.
 
 // CHECK-LABEL: func.func @offsets_f32(
 // CHECK-SAME:      %[[T:.*]]: tensor<1000x64xf32>, %[[I:.*]]: tensor<?xi64>, %[[O:.*]]: tensor<?xi64>, %[[D:.*]]: i64, %[[OUT:.*]]: memref<?x64xf32>)
@@ -15,13 +16,15 @@
 // CHECK-NOT:     memref.alloc
 // CHECK:         %[[FLAG:.*]] = call @embbagCudaStatusWord() : () -> memref<1xi32>
 // CHECK:         memref.store %{{.*}}, %[[FLAG]]
-// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c256
+// CHECK:         %[[STREAM:.*]] = gpu.wait async
+// CHECK-NEXT:    %[[DONE:.*]] = gpu.launch async [%[[STREAM]]] blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c256
 // CHECK:           memref.atomic_rmw ori {{%c2_i32[_0-9]*}}, %[[FLAG]]
 // CHECK:           vector.load %{{.*}} {alignment = 16 : i64} : memref<1000x64xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
 // CHECK:           memref.atomic_rmw ori {{%c32_i32[_0-9]*}}, %[[FLAG]]
 // CHECK:           vector.store %{{.*}}, %[[OUT]]{{.*}} {alignment = 16 : i64} : memref<?x64xf32>, vector<4xf32>
 // CHECK:           vector.load %{{.*}} {alignment = 4 : i64} : memref<1000x64xf32, strided<[?, 1], offset: ?>>, vector<1xf32>
 // CHECK:           gpu.terminator
+// CHECK:         gpu.wait [%[[DONE]]]
 // CHECK:         %[[FLAGS:.*]] = memref.load %[[FLAG]]
 // CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: offsets must be non-negative, non-decreasing and at most the number of indices" {embbag.runtime_check}
 // CHECK:         cf.assert %{{.*}}, "embbag.offsets at {{.*}}: index out of range [0, num_emb)" {embbag.runtime_check}
@@ -29,13 +32,16 @@
 // CHECK:         return
 // CHECK:       func.func private @embbagCudaStatusWord() -> memref<1xi32> attributes {llvm.emit_c_interface}
 
-// Unchecked: no flag word, no check.
+// Unchecked: no flag word, no check, and no wait: the launch stays
+// asynchronous on the stream.
 // OFF-LABEL: func.func @offsets_f32(
 // OFF-NOT:     cf.assert
 // OFF-NOT:     embbagCudaStatusWord
 // OFF-NOT:     memref.atomic_rmw
-// OFF:         gpu.launch
+// OFF:         %[[STREAM:.*]] = gpu.wait async
+// OFF-NEXT:    gpu.launch async [%[[STREAM]]]
 // OFF-NOT:     memref.atomic_rmw
+// OFF-NOT:     gpu.wait
 // OFF:         return
 
 // The same kernel body in scf.parallel loops over blocks and threads, with
