@@ -26,14 +26,21 @@ using namespace mlir::embbag::loops;
 
 /// A zeroed flag word for the kernel's checks. The slot is made once per
 /// call, at the start of the enclosing allocation scope (an op in a loop
-/// would otherwise grow the stack every iteration), and zeroed at the op.
+/// would otherwise grow the stack every iteration), and zeroed at the op;
+/// at the op itself inside a user's parallel loop, whose iterations must
+/// not share it.
 static Value allocateFlag(ImplicitLocOpBuilder &b, Operation *op) {
   auto type = MemRefType::get({1}, b.getI32Type());
   Operation *scope = op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
+  Operation *parallel = op->getParentOfType<scf::ForallOp>();
+  if (!parallel)
+    parallel = op->getParentOfType<scf::ParallelOp>();
+  bool shared = parallel && (!scope || scope->isProperAncestor(parallel));
   Value flag;
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&scope->getRegion(0).front());
+    if (scope && !shared)
+      b.setInsertionPointToStart(&scope->getRegion(0).front());
     flag = memref::AllocaOp::create(b, type);
   }
   memref::StoreOp::create(

@@ -74,3 +74,25 @@ func.func @packed(%t: tensor<1000x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf
   %r = embbag.packed sum %t[%i] : (tensor<1000x64xf32>, tensor<?x8xi32>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
 }
+
+// Inside a user's parallel loop each iteration has its own flag word: one
+// made at the function's start would be shared, and an iteration zeroing
+// it could hide another's broken bag.
+// CHECK-LABEL: func.func @in_user_forall(
+// CHECK-NOT:     memref.alloca
+// CHECK:         scf.forall
+// CHECK:           %[[FLAG:.*]] = memref.alloca() : memref<1xi32>
+// CHECK:           scf.forall
+// CHECK:             memref.atomic_rmw ori %{{.*}}, %[[FLAG]]
+// CHECK:           memref.load %[[FLAG]]
+func.func @in_user_forall(%t: tensor<1000x64xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>, %init: tensor<4x?x64xf32>) -> tensor<4x?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %o, %c0 : tensor<?xi32>
+  %r = scf.forall (%k) in (4) shared_outs(%s = %init) -> (tensor<4x?x64xf32>) {
+    %e = embbag.offsets sum %t[%i] offsets(%o) : (tensor<1000x64xf32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?x64xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %e into %s[%k, 0, 0] [1, %n, 64] [1, 1, 1] : tensor<?x64xf32> into tensor<4x?x64xf32>
+    }
+  }
+  return %r : tensor<4x?x64xf32>
+}
