@@ -15,7 +15,6 @@
 #include "BagKernel.h"
 
 #include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
-
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
