@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The thread scaling of the runtime checks (README.md, "Thread scaling"):
+# The thread scaling of the runtime checks (README.md, "Thread scaling of
+# the checks"):
 # f32 embbag.offsets sum, batch 16384 bags of 64 indices, on tables of
 # 4M x 16, 4M x 64 and 100k x 64; each kernel with checks and with
 # checks=0, serial and parallel=1, the parallel ones on 1 and 2 OpenMP
