@@ -157,6 +157,56 @@ LogicalResult ContractCheckEmitter::sameShape(const Clause &c) {
   return success();
 }
 
+/// The flag word's bit of a rule: 1 << rule, so that every rule has its own.
+static int32_t bitOf(contract::Rule rule) {
+  return int32_t(1) << static_cast<unsigned>(rule);
+}
+
+const Clause *FlagWordChecks::getKernelClause(contract::Rule rule) const {
+  for (const Clause &c : kernelClauses)
+    if (c.rule == rule)
+      return &c;
+  return nullptr;
+}
+
+int32_t FlagWordChecks::getBit(contract::Rule rule) const {
+  return getKernelClause(rule) ? bitOf(rule) : 0;
+}
+
+void FlagWordChecks::reportFlags(Value flags) {
+  for (const Clause &c : kernelClauses) {
+    Value bit = arith::ConstantOp::create(b, b.getI32IntegerAttr(bitOf(c.rule)));
+    Value ok = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, flags, bit),
+        arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
+    report(ok, c);
+  }
+}
+
+LogicalResult FlagWordChecks::monotone(const Clause &c) {
+  kernelClauses.push_back(c);
+  return success();
+}
+
+LogicalResult FlagWordChecks::allBelow(const Clause &c) {
+  kernelClauses.push_back(c);
+  return success();
+}
+
+void mlir::embbag::lowering::flagUnless(ImplicitLocOpBuilder &b, Value flag,
+                                        Value ok, int32_t bit) {
+  Value broken = arith::XOrIOp::create(
+      b, ok, arith::ConstantOp::create(b, b.getBoolAttr(true)));
+  scf::IfOp::create(b, broken, [&](OpBuilder &nested, Location loc) {
+    ImplicitLocOpBuilder tb(loc, nested);
+    memref::AtomicRMWOp::create(
+        tb, arith::AtomicRMWKind::ori,
+        arith::ConstantOp::create(tb, tb.getI32IntegerAttr(bit)), flag,
+        ValueRange{cst(tb, 0)});
+    scf::YieldOp::create(tb);
+  });
+}
+
 void mlir::embbag::lowering::emitContractChecks(ImplicitLocOpBuilder &b,
                                                 BagOpInterface op,
                                                 unsigned vectorBits) {

@@ -14,6 +14,7 @@
 
 #include "BagKernel.h"
 
+#include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -191,16 +192,7 @@ static Value loadRow(ImplicitLocOpBuilder &b, const Lane &l, Value row,
 /// which the host reports after the kernel.
 static void flagUnless(ImplicitLocOpBuilder &b, const BagKernel &k, Value ok,
                        int32_t bit) {
-  Value broken = arith::XOrIOp::create(
-      b, ok, arith::ConstantOp::create(b, b.getBoolAttr(true)));
-  scf::IfOp::create(b, broken, [&](OpBuilder &nested, Location loc) {
-    ImplicitLocOpBuilder tb(loc, nested);
-    memref::AtomicRMWOp::create(
-        tb, arith::AtomicRMWKind::ori,
-        arith::ConstantOp::create(tb, tb.getI32IntegerAttr(bit)), k.flag,
-        ValueRange{cst(tb, 0)});
-    scf::YieldOp::create(tb);
-  });
+  lowering::flagUnless(b, k.flag, ok, bit);
 }
 
 /// Whether the index `row` read at some position is taken (i1), or null

@@ -74,54 +74,10 @@ static std::optional<StringRef> getUnsupportedReason(BagOpInterface op,
   return std::nullopt;
 }
 
-namespace {
-
 /// The contract's evaluator for a kernel: the host checks what it holds
 /// (scalars, shapes) before the launch; the rules on the offsets and
-/// indices, which live on the device, get a bit of the flag word each and
-/// are reported from it after the launch.
-class KernelChecks : public ContractCheckEmitter {
-public:
-  using ContractCheckEmitter::ContractCheckEmitter;
-
-  /// The bit of `rule`'s clause, or 0 when the op's contract has none.
-  int32_t getBit(contract::Rule rule) const {
-    for (const Clause &c : deviceClauses)
-      if (c.rule == rule)
-        return bitOf(c);
-    return 0;
-  }
-  bool hasDeviceClauses() const { return !deviceClauses.empty(); }
-
-  /// The checks of the device's clauses, from the flag word's value, in
-  /// the contract's order.
-  void reportFlags(Value flags) {
-    for (const Clause &c : deviceClauses) {
-      Value bit = arith::ConstantOp::create(b, b.getI32IntegerAttr(bitOf(c)));
-      Value ok = arith::CmpIOp::create(
-          b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, flags, bit),
-          arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
-      report(ok, c);
-    }
-  }
-
-protected:
-  LogicalResult monotone(const Clause &c) override { return onDevice(c); }
-  LogicalResult allBelow(const Clause &c) override { return onDevice(c); }
-
-private:
-  static int32_t bitOf(const Clause &c) {
-    return int32_t(1) << static_cast<unsigned>(c.rule);
-  }
-  LogicalResult onDevice(const Clause &c) {
-    deviceClauses.push_back(c);
-    return success();
-  }
-
-  SmallVector<Clause> deviceClauses;
-};
-
-} // namespace
+/// indices, which live on the device, are flagged by the threads.
+using KernelChecks = FlagWordChecks;
 
 /// `tensor` as a read-only buffer whose layout any buffer casts to, with
 /// unit stride along the last dimension (what vector loads need).
@@ -385,7 +341,7 @@ struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
     chooseLanes(b, k);
     Value numBlocks =
         arith::CeilDivUIOp::create(b, k.bounds.numBags, k.bagsPerBlock);
-    if (checks.hasDeviceClauses())
+    if (checks.hasKernelClauses())
       k.flag = allocateFlag(b, options.hostLoops);
     if (k.segmentIdsBit)
       flagIdsWithoutSegments(b, k);

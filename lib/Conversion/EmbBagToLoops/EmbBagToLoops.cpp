@@ -98,6 +98,10 @@ struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
     checks.enabled = options.checks;
     checks.vectorBits =
         options.vectorBits ? options.vectorBits : target.vectorBits;
+    // A parallel kernel's threads check the bags they read (NormalForms.cpp).
+    std::optional<FlagWordChecks> inKernel;
+    if (options.checks && options.parallel)
+      checks.inKernel = &inKernel.emplace(b, op, checks.vectorBits);
     if (failed(normalize(b, op, checks, p)))
       return failure();
     if (checks.enabled)
@@ -108,6 +112,9 @@ struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
     if (failed(checkQuantizedShape(op, shape)))
       return failure();
     Value result = buildKernel(b, p, shape, shared);
+    if (p.checkFlag)
+      inKernel->reportFlags(
+          memref::LoadOp::create(b, p.checkFlag, ValueRange{cst(b, 0)}));
     rewriter.replaceOp(op, unflattenResult(b, result, op.getBagResultType(),
                                            op.getTable(), p.numBags));
     return success();

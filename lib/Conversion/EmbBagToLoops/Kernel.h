@@ -28,6 +28,7 @@
 #ifndef EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_KERNEL_H
 #define EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_KERNEL_H
 
+#include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
 #include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 
@@ -71,6 +72,10 @@ struct BagProblem {
   // table of values. The row length is then the result's dimension 1.
   unsigned rowwiseBits = 0;
 
+  // The flag word (memref<1xi32>) of the checks the bag loop makes on each
+  // bag it reads (RuntimeChecks::inKernel), or null.
+  Value checkFlag;
+
   bool isMean() const { return reduction == Reduction::mean; }
   // The element-wise maximum instead of the sum.
   bool isMax() const { return reduction == Reduction::max; }
@@ -83,6 +88,11 @@ struct BagProblem {
 struct RuntimeChecks {
   bool enabled = true;
   unsigned vectorBits = 256;
+  // With `enabled`, a parallel kernel's evaluator: the rules on the offsets
+  // and indices are checked by each thread on the bags it reads, into a
+  // flag word, and reported from it after the kernel; null: every rule is
+  // checked before the kernel.
+  lowering::FlagWordChecks *inKernel = nullptr;
 };
 
 /// Builds the normal form of `op` (after the table was flattened into

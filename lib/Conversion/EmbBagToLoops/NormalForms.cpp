@@ -2,8 +2,9 @@
 //
 // The packed and offsets forms as lists of bags: the bounds of bag b are
 // BagOpInterface's (a packed op's indices flattened). Their runtime
-// contract (ContractChecks.h) is checked here, before the kernel, never
-// inside it.
+// contract (ContractChecks.h) is checked here, before the kernel; a
+// parallel kernel checks the offsets and indices of each bag in the thread
+// that reads it instead, so that no thread scans them all first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -21,6 +23,97 @@ using namespace mlir;
 using namespace mlir::embbag;
 using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::loops;
+
+/// A zeroed flag word for the kernel's checks. The slot is made once per
+/// call, at the start of the enclosing allocation scope (an op in a loop
+/// would otherwise grow the stack every iteration), and zeroed at the op;
+/// at the op itself inside a user's parallel loop, whose iterations must
+/// not share it.
+static Value allocateFlag(ImplicitLocOpBuilder &b, Operation *op) {
+  auto type = MemRefType::get({1}, b.getI32Type());
+  Operation *scope = op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
+  Operation *parallel = op->getParentOfType<scf::ForallOp>();
+  if (!parallel)
+    parallel = op->getParentOfType<scf::ParallelOp>();
+  bool shared = parallel && (!scope || scope->isProperAncestor(parallel));
+  Value flag;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    if (scope && !shared)
+      b.setInsertionPointToStart(&scope->getRegion(0).front());
+    flag = memref::AllocaOp::create(b, type);
+  }
+  memref::StoreOp::create(
+      b, arith::ConstantOp::create(b, b.getI32IntegerAttr(0)), flag,
+      ValueRange{cst(b, 0)});
+  return flag;
+}
+
+namespace {
+/// What a thread checks of each bag it reads, with the values the host
+/// computed once.
+struct BagChecks {
+  Value flag;
+  int32_t offsetsBit = 0, indicesBit = 0;
+  Value numIndices, indices, numEmb;
+  unsigned vectorBits;
+};
+} // namespace
+
+/// Bag `bag`'s range from `ranges`, checked: a range that breaks the
+/// offsets' rule, or one holding an index outside the table, is flagged and
+/// read as an empty bag, so that a broken contract reads nothing out of
+/// bounds before the stop after the kernel.
+static std::pair<Value, Value> getCheckedRange(OpBuilder &builder,
+                                               Location loc, Value bag,
+                                               const BagRanges &ranges,
+                                               const BagChecks &c) {
+  ImplicitLocOpBuilder b(loc, builder);
+  auto [start, end] = ranges(b, loc, bag);
+  if (c.offsetsBit) {
+    auto le = [&](Value x, Value y) {
+      return arith::CmpIOp::create(b, arith::CmpIPredicate::sle, x, y);
+    };
+    Value ok = arith::AndIOp::create(
+        b, arith::AndIOp::create(b, le(cst(b, 0), start), le(start, end)),
+        le(end, c.numIndices));
+    flagUnless(b, c.flag, ok, c.offsetsBit);
+    start = arith::SelectOp::create(b, ok, start, cst(b, 0));
+    end = arith::SelectOp::create(b, ok, end, cst(b, 0));
+  }
+  if (c.indicesBit) {
+    // The bag's indices, a vector at a time: they are read again at once
+    // by the passes over the bag, from the cache.
+    Value ok = allBelow(b, c.indices, start, end, c.numEmb, c.vectorBits);
+    flagUnless(b, c.flag, ok, c.indicesBit);
+    end = arith::SelectOp::create(b, ok, end, start);
+  }
+  return {start, end};
+}
+
+/// Checks `op`'s contract with `checks.inKernel`: the scalars and shapes
+/// now, the offsets and indices in the bag loop through `p.ranges`.
+static void checkInKernel(ImplicitLocOpBuilder &b, BagOpInterface op,
+                          const RuntimeChecks &checks, Value numIndices,
+                          BagProblem &p) {
+  FlagWordChecks &eval = *checks.inKernel;
+  (void)eval.evaluate(contract::getContract(op));
+  if (!eval.hasKernelClauses())
+    return;
+  BagChecks c;
+  c.offsetsBit = eval.getBit(contract::Rule::OffsetsInIndices);
+  c.indicesBit = eval.getBit(contract::Rule::IndicesInTable);
+  c.numIndices = numIndices;
+  c.indices = p.indices;
+  if (const contract::Clause *clause =
+          eval.getKernelClause(contract::Rule::IndicesInTable))
+    c.numEmb = eval.buildBound(*clause);
+  c.vectorBits = checks.vectorBits;
+  c.flag = p.checkFlag = allocateFlag(b, op);
+  p.ranges = [ranges = p.ranges, c](OpBuilder &b, Location loc, Value bag) {
+    return getCheckedRange(b, loc, bag, ranges, c);
+  };
+}
 
 LogicalResult mlir::embbag::loops::normalizeBags(ImplicitLocOpBuilder &b,
                                                  BagOpInterface op,
@@ -39,7 +132,9 @@ LogicalResult mlir::embbag::loops::normalizeBags(ImplicitLocOpBuilder &b,
     p.paddingIdx = toIndex(b, padding);
   p.numBags = bounds->numBags;
   p.ranges = bounds->getRangeFn();
-  if (checks.enabled)
+  if (checks.enabled && checks.inKernel)
+    checkInKernel(b, op, checks, bounds->numIndices, p);
+  else if (checks.enabled)
     emitContractChecks(b, op, checks.vectorBits);
   return success();
 }

@@ -58,7 +58,8 @@ using namespace mlir::embbag::loops;
 // the versions' code depends on: a new field must be added there (or ops
 // that differ in it would share one kernel), then these sizes updated.
 static_assert(sizeof(KernelShape) == 152, "add the new field to versionKey");
-static_assert(sizeof(BagProblem) == 112, "add the new field to versionKey");
+// (BagProblem::checkFlag is not in the key: such kernels are never shared.)
+static_assert(sizeof(BagProblem) == 120, "add the new field to versionKey");
 static_assert(sizeof(TargetModel) == 96, "add the new field to versionKey");
 
 //===----------------------------------------------------------------------===//
@@ -550,9 +551,11 @@ static Value castTensor(ImplicitLocOpBuilder &b, Value v, Type type) {
 FailureOr<Value> SharedKernels::call(ImplicitLocOpBuilder &b,
                                      const KernelContext &k) {
   const BagProblem &p = k.p;
+  // A kernel that checks its bags flags them in its own bag loop, which a
+  // shared version, reading its bounds from a table, does not do.
   if (SymbolTable::getNearestSymbolTable(p.op->getParentOp()) !=
           symbols.getOp() ||
-      mayGoIntoSlice(p.op->getResult(0)))
+      mayGoIntoSlice(p.op->getResult(0)) || p.checkFlag)
     return failure();
   SmallVector<Value> operands = kernelOperands(p, computeBounds(b, p));
   SmallVector<Type> types = llvm::map_to_vector(operands, dynamicType);

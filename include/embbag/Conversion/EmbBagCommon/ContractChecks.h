@@ -49,6 +49,42 @@ protected:
   unsigned vectorBits;
 };
 
+/// The evaluator for a kernel that checks the values it reads itself: the
+/// host checks the scalars and shapes before the kernel; the rules on the
+/// offsets, indices and segment ids (the Monotone and AllBelow kinds) get a
+/// bit of a flag word each, which the kernel's threads set on the values
+/// they read (`flagUnless`), and are reported from it after the kernel with
+/// their usual messages. Both the GPU kernels and the parallel CPU loops
+/// use it, so that no thread scans every index before the work is shared.
+class FlagWordChecks : public ContractCheckEmitter {
+public:
+  using ContractCheckEmitter::ContractCheckEmitter;
+
+  /// The kernel's clause of `rule`, or null when the op's contract has none.
+  const contract::Clause *getKernelClause(contract::Rule rule) const;
+  /// The flag word's bit of `rule`'s clause, or 0 when the op has none.
+  int32_t getBit(contract::Rule rule) const;
+  bool hasKernelClauses() const { return !kernelClauses.empty(); }
+  /// The clause's bound as an index value, built at the current point.
+  Value buildBound(const contract::Clause &c) { return getBound(c.bound); }
+
+  /// The checks of the kernel's clauses from the flag word's value (i32),
+  /// in the contract's order.
+  void reportFlags(Value flags);
+
+protected:
+  LogicalResult monotone(const contract::Clause &c) override;
+  LogicalResult allBelow(const contract::Clause &c) override;
+
+private:
+  SmallVector<contract::Clause> kernelClauses;
+};
+
+/// Sets `bit` of the flag word `flag` (a memref<1xi32>) unless the i1 `ok`
+/// holds: atomically, as threads share the word, and only on the broken
+/// path, so that a kernel whose values keep the contract never writes it.
+void flagUnless(ImplicitLocOpBuilder &b, Value flag, Value ok, int32_t bit);
+
 /// Emits the checks of `op`'s whole contract before it.
 void emitContractChecks(ImplicitLocOpBuilder &b, BagOpInterface op,
                         unsigned vectorBits);
