@@ -80,7 +80,11 @@ else
   march=native
   embbag_target=host
 fi
-llc_flags=(-O3 -mcpu="$llc_cpu" -relocation-model=pic)
+# mlir-translate's module has no target triple: without -mtriple, llc 22
+# knows no C library and expands every llvm.memcpy into a byte-by-byte
+# loop (the dense gradient's copy into %out: 256 MB a byte at a time).
+triple="$("$LLVM/llc" --version | sed -n 's/^ *Default target: *//p')"
+llc_flags=(-O3 -mcpu="$llc_cpu" -mtriple="$triple" -relocation-model=pic)
 extra="${EMBBAG_OPTIONS:-}"
 # lower VARIANT OPTIONS: kernels_train_VARIANT.mlir to libtrain_VARIANT.so
 # (and .s, to read the hot loops).
@@ -109,7 +113,7 @@ log "timing"
     "AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no))," \
     "$(nproc) cores, $(uname -r)  "
   echo "Build: embbag target=$embbag_target checks=1 ${extra}, llc -mcpu=$llc_cpu," \
-    "hand loop g++ -O3 -march=$march  "
+    "-mtriple=$triple, hand loop g++ -O3 -march=$march  "
   echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
   echo "torch: $("$PYTHON" -c 'import torch; print(torch.__version__)')  "
