@@ -117,6 +117,7 @@ log "timing"
   echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
   echo "torch: $("$PYTHON" -c 'import torch; print(torch.__version__)')  "
+  echo "Load average before timing (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)  "
   echo
   # OMP_WAIT_POLICY=passive: torch's libgomp workers sleep after a region
   # instead of spinning on the core the next contender needs (as run.sh).
