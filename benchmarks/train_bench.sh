@@ -112,7 +112,7 @@ log "timing"
     "(cpu family $(cpu_field 'cpu family'), model $(cpu_field model)," \
     "AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no))," \
     "$(nproc) cores, $(uname -r)  "
-  echo "Build: embbag target=$embbag_target checks=1 ${extra}, llc -mcpu=$llc_cpu," \
+  echo "Build: embbag target=$embbag_target checks=1${extra:+ $extra}, llc -mcpu=$llc_cpu," \
     "-mtriple=$triple, hand loop g++ -O3 -march=$march  "
   echo "embbag: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
     "$(git -C "$ROOT" diff --quiet -- lib include 2>/dev/null || echo '(lib/include modified)')  "
