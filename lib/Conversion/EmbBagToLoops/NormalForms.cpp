@@ -26,20 +26,14 @@ using namespace mlir::embbag::loops;
 
 /// A zeroed flag word for the kernel's checks. The slot is made once per
 /// call, at the start of the enclosing allocation scope (an op in a loop
-/// would otherwise grow the stack every iteration), and zeroed at the op;
-/// at the op itself inside a user's parallel loop, whose iterations must
-/// not share it.
+/// would otherwise grow the stack every iteration), and zeroed at the op.
 static Value allocateFlag(ImplicitLocOpBuilder &b, Operation *op) {
   auto type = MemRefType::get({1}, b.getI32Type());
   Operation *scope = op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
-  Operation *parallel = op->getParentOfType<scf::ForallOp>();
-  if (!parallel)
-    parallel = op->getParentOfType<scf::ParallelOp>();
-  bool shared = parallel && (!scope || scope->isProperAncestor(parallel));
   Value flag;
   {
     OpBuilder::InsertionGuard guard(b);
-    if (scope && !shared)
+    if (scope)
       b.setInsertionPointToStart(&scope->getRegion(0).front());
     flag = memref::AllocaOp::create(b, type);
   }
@@ -47,6 +41,15 @@ static Value allocateFlag(ImplicitLocOpBuilder &b, Operation *op) {
       b, arith::ConstantOp::create(b, b.getI32IntegerAttr(0)), flag,
       ValueRange{cst(b, 0)});
   return flag;
+}
+
+/// Whether `op` runs in an iteration of a user's parallel loop (a tile of
+/// scf.forall): that iteration is already one thread's share, whose checks
+/// before the kernel scan only the tile's bags; a flag word made for the
+/// function would be shared by the iterations.
+static bool isInParallelLoop(Operation *op) {
+  return op->getParentOfType<scf::ForallOp>() ||
+         op->getParentOfType<scf::ParallelOp>();
 }
 
 namespace {
@@ -132,7 +135,7 @@ LogicalResult mlir::embbag::loops::normalizeBags(ImplicitLocOpBuilder &b,
     p.paddingIdx = toIndex(b, padding);
   p.numBags = bounds->numBags;
   p.ranges = bounds->getRangeFn();
-  if (checks.enabled && checks.inKernel)
+  if (checks.enabled && checks.inKernel && !isInParallelLoop(op))
     checkInKernel(b, op, checks, bounds->numIndices, p);
   else if (checks.enabled)
     emitContractChecks(b, op, checks.vectorBits);

@@ -75,16 +75,18 @@ func.func @packed(%t: tensor<1000x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf
   return %r : tensor<?x64xf32>
 }
 
-// Inside a user's parallel loop each iteration has its own flag word: one
-// made at the function's start would be shared, and an iteration zeroing
-// it could hide another's broken bag.
+// Inside a user's parallel loop (a tile of scf.forall) the iteration is
+// already one thread's share: the op checks its tile before its kernel, in
+// that thread, and no flag word is shared by the iterations.
 // CHECK-LABEL: func.func @in_user_forall(
 // CHECK-NOT:     memref.alloca
 // CHECK:         scf.forall
-// CHECK:           %[[FLAG:.*]] = memref.alloca() : memref<1xi32>
+// CHECK-NOT:       memref.alloca
+// CHECK:           cf.assert %{{.*}}, "embbag.offsets at {{.*}}: offsets must be
+// CHECK:           cf.assert %{{.*}}, "embbag.offsets at {{.*}}: index out of range [0, num_emb)"
 // CHECK:           scf.forall
-// CHECK:             memref.atomic_rmw ori %{{.*}}, %[[FLAG]]
-// CHECK:           memref.load %[[FLAG]]
+// CHECK-NOT:         memref.atomic_rmw
+// CHECK:           scf.forall.in_parallel
 func.func @in_user_forall(%t: tensor<1000x64xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>, %init: tensor<4x?x64xf32>) -> tensor<4x?x64xf32> {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %o, %c0 : tensor<?xi32>
