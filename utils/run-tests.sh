@@ -32,9 +32,8 @@ trap 'rm -f "$log"' EXIT
 /usr/lib/llvm-22/bin/lit -v "${LIT_PARAMS[@]}" "$@" "$BUILD_DIR/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | tail -n 1; }
-passed=$(( $(count Passed || true) + 0 ))
-xfailed=$(( $(count 'Expectedly Failed' || true) + 0 ))
-failed=$(( $(count Failed || true) + $(count Unresolved || true) + $(count 'Timed Out' || true) + $(count 'Unexpectedly Passed' || true) + 0 ))
-echo "$((passed + xfailed)) passed, $failed failed"
+summary="$("$ROOT/utils/lit-summary.sh" "$log")"
+echo "$summary"
+failed="${summary#*passed, }"
+failed="${failed%% failed}"
 if [ "$status" != 0 ] || [ "$failed" != 0 ]; then exit 1; fi
