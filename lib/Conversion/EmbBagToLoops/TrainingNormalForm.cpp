@@ -74,17 +74,16 @@ static Value bagsFromSegmentIds(ImplicitLocOpBuilder &b, TrainProblem &p,
   return loop.getResult(0);
 }
 
-/// scale[bag] for mean (1 / count) and sqrtn (1 / sqrt(count), weighted
-/// 1 / sqrt(sum w^2)): the counts summed over the positions in index
-/// order, then one reciprocal per bag. Empty bags keep 0: no position
-/// reads their scale.
-static Value buildScale(ImplicitLocOpBuilder &b, const TrainProblem &p) {
-  Value zero = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 0.0));
-  Value one = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 1.0));
-  bool squares = p.isSqrtn() && p.weights;
-  auto sums = scf::ForOp::create(
-      b, cst(b, 0), p.numPositions, cst(b, 1),
-      ValueRange{splat1D(b, zero, p.numBags)},
+/// A loop over the positions carrying `inits`: for each position a bag
+/// reads (its bag >= 0), `body` gives the new values; a position no bag
+/// reads leaves them as they are.
+static ValueRange buildReadPositionLoop(
+    ImplicitLocOpBuilder &b, const TrainProblem &p, ValueRange inits,
+    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value j,
+                                    Value bag, ValueRange iter)>
+        body) {
+  auto loop = scf::ForOp::create(
+      b, cst(b, 0), p.numPositions, cst(b, 1), inits,
       [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
@@ -94,25 +93,40 @@ static Value buildScale(ImplicitLocOpBuilder &b, const TrainProblem &p) {
             ib, read,
             [&](OpBuilder &n2, Location l2) {
               ImplicitLocOpBuilder tb(l2, n2);
-              Value add = one;
-              if (squares) {
-                Value w = convertFloat(
-                    tb, tensor::ExtractOp::create(tb, p.weights, j), p.accType);
-                add = arith::MulFOp::create(tb, w, w);
-              }
-              Value old = tensor::ExtractOp::create(tb, iter[0], bag);
-              Value sum = arith::AddFOp::create(tb, old, add);
-              scf::YieldOp::create(
-                  tb, tensor::InsertOp::create(tb, sum, iter[0], bag)
-                          .getResult());
+              scf::YieldOp::create(tb, body(tb, j, bag, iter));
             },
             [&](OpBuilder &n2, Location l2) {
-              scf::YieldOp::create(n2, l2, iter[0]);
+              scf::YieldOp::create(n2, l2, iter);
             });
         scf::YieldOp::create(ib, ifOp.getResults());
       });
+  return loop.getResults();
+}
+
+/// scale[bag] for mean (1 / count) and sqrtn (1 / sqrt(count), weighted
+/// 1 / sqrt(sum w^2)): the counts summed over the positions in index
+/// order, then one reciprocal per bag. Empty bags keep 0: no position
+/// reads their scale.
+static Value buildScale(ImplicitLocOpBuilder &b, const TrainProblem &p) {
+  Value zero = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 0.0));
+  Value one = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 1.0));
+  bool squares = p.isSqrtn() && p.weights;
+  ValueRange sums = buildReadPositionLoop(
+      b, p, ValueRange{splat1D(b, zero, p.numBags)},
+      [&](ImplicitLocOpBuilder &tb, Value j, Value bag, ValueRange iter) {
+        Value add = one;
+        if (squares) {
+          Value w = convertFloat(
+              tb, tensor::ExtractOp::create(tb, p.weights, j), p.accType);
+          add = arith::MulFOp::create(tb, w, w);
+        }
+        Value old = tensor::ExtractOp::create(tb, iter[0], bag);
+        Value sum = arith::AddFOp::create(tb, old, add);
+        return SmallVector<Value>{
+            tensor::InsertOp::create(tb, sum, iter[0], bag).getResult()};
+      });
   auto scales = scf::ForOp::create(
-      b, cst(b, 0), p.numBags, cst(b, 1), sums.getResults(),
+      b, cst(b, 0), p.numBags, cst(b, 1), sums,
       [&](OpBuilder &nested, Location loc, Value bag, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value sum = tensor::ExtractOp::create(ib, iter[0], bag);
@@ -184,26 +198,14 @@ static Value buildArgmax(ImplicitLocOpBuilder &b, const TrainProblem &p) {
                                             ValueRange{p.numBags, p.row});
   Value maxima = tensor::SplatOp::create(b, dynamic2D(p.accType), lowest,
                                          ValueRange{p.numBags, p.row});
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numPositions, cst(b, 1), ValueRange{positions, maxima},
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
-        Value read = arith::CmpIOp::create(ib, arith::CmpIPredicate::sge, bag,
-                                           cst(ib, 0));
-        auto ifOp = scf::IfOp::create(
-            ib, read,
-            [&](OpBuilder &n2, Location l2) {
-              ImplicitLocOpBuilder tb(l2, n2);
-              Value idx = extractIndex(tb, p.indices, j);
-              scf::YieldOp::create(tb, maxPosition(tb, p, j, bag, idx, iter));
-            },
-            [&](OpBuilder &n2, Location l2) {
-              scf::YieldOp::create(n2, l2, iter);
-            });
-        scf::YieldOp::create(ib, ifOp.getResults());
-      });
-  return loop.getResult(0);
+  return buildReadPositionLoop(
+             b, p, ValueRange{positions, maxima},
+             [&](ImplicitLocOpBuilder &tb, Value j, Value bag,
+                 ValueRange iter) {
+               Value idx = extractIndex(tb, p.indices, j);
+               return maxPosition(tb, p, j, bag, idx, iter);
+             })
+      .front();
 }
 
 TrainProblem mlir::embbag::loops::normalizeTraining(
