@@ -212,6 +212,45 @@ static void testPipeline(void) {
   mlirContextDestroy(ctx);
 }
 
+static const char *kTrainingModule =
+    "func.func @step(%lr: f32, %dy: tensor<3x2xf32>, %t: tensor<4x2xf32>, "
+    "%i: tensor<5xi64>, %off: tensor<3xi64>) -> tensor<4x2xf32> {\n"
+    "  %r = embbag.offsets_update sum sgd(%lr) %dy, %t[%i] offsets(%off) "
+    ": (f32, tensor<3x2xf32>, tensor<4x2xf32>, tensor<5xi64>, "
+    "tensor<3xi64>) -> tensor<4x2xf32>\n"
+    "  return %r : tensor<4x2xf32>\n"
+    "}\n";
+
+// The training ops go through the same dialect handle and pipeline.
+static void testTraining(void) {
+  MlirContext ctx = createContext();
+  MlirModule module = mlirModuleCreateParse(
+      ctx, mlirStringRefCreateFromCString(kTrainingModule));
+  // CHECK-LABEL: training parsed: yes
+  fprintf(stdout, "training parsed: %s\n",
+          mlirModuleIsNull(module) ? "no" : "yes");
+  if (mlirModuleIsNull(module))
+    exit(1);
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirLogicalResult parsed = mlirParsePassPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString("builtin.module(embbag-to-llvm)"),
+      printToStderr, NULL);
+  MlirLogicalResult ran =
+      mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+  // CHECK: training pipeline: ok, ran: ok
+  fprintf(stdout, "training pipeline: %s, ran: %s\n",
+          mlirLogicalResultIsSuccess(parsed) ? "ok" : "failed",
+          mlirLogicalResultIsSuccess(ran) ? "ok" : "failed");
+  // CHECK: llvm.func @step(
+  // CHECK-NOT: embbag.
+  mlirOperationPrint(mlirModuleGetOperation(module), printToStdout, NULL);
+  fprintf(stdout, "\n");
+  mlirPassManagerDestroy(pm);
+  mlirModuleDestroy(module);
+  mlirContextDestroy(ctx);
+}
+
 int main(void) {
   // stdout and stderr reach FileCheck through one pipe. LLVM's command-line
   // parser reports bad pass options on its own unbuffered stream, so a
@@ -221,5 +260,6 @@ int main(void) {
   testCreatePass();
   testShardingPass();
   testPipeline();
+  testTraining();
   return 0;
 }
