@@ -25,7 +25,7 @@
 # embbag's target=avx512 or avx2 from NAME's features.
 #
 # Environment: BUILD_DIR (default ./build), OUT (default $BUILD_DIR/benchmarks),
-# LLC_EXTRA (more llc flags, e.g. -mtriple=x86_64-pc-linux-gnu),
+# LLC_EXTRA (more llc flags, e.g. -enable-misched=false),
 # EMBBAG_OPTIONS (more --embbag-to-llvm options for every embbag kernel, e.g.
 # "prefetch-distance=0 unroll=2", for experiments), HAND_PREFETCH_HINT (the
 # hand kernels' _mm_prefetch hint, default _MM_HINT_T0), TORCH_OMP_WAIT_POLICY

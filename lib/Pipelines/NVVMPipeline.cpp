@@ -123,6 +123,8 @@ void mlir::embbag::buildEmbBagToNVVMPipeline(
   pm.addPass(createConvertEmbBagAssertToLLVM());
   addKernelCompilation(pm, options);
   addHostLowering(pm);
+  // The host code's triple, as embbag-to-llvm sets it.
+  pm.addPass(createEmbBagSetTargetTriple());
 }
 
 void mlir::embbag::registerEmbBagToNVVMPipeline() {

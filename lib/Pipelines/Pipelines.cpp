@@ -31,6 +31,7 @@
 //   arith-expand{include-bf16}         bf16 rounding inline, not a libcall
 //   convert-{vector,memref,arith,math,index,ub,func,cf,openmp}-to-llvm
 //   reconcile-unrealized-casts
+//   embbag-set-target-triple           the host's, unless the module has one
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,6 +180,8 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // LLVM's code generators call memcpy / memset only for a known triple.
+  pm.addPass(createEmbBagSetTargetTriple());
 }
 
 /// Parses the options `text` of the pipeline `name` and adds it to `pm`.

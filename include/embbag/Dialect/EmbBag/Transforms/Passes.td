@@ -53,6 +53,37 @@ def EmbBagVerifyConstants : Pass<"embbag-verify-constants"> {
   ];
 }
 
+def EmbBagSetTargetTriple : Pass<"embbag-set-target-triple", "ModuleOp"> {
+  let summary = "Name the machine the module's LLVM IR is for, unless the "
+                "module already does";
+  let description = [{
+    Sets the module's `llvm.target_triple` attribute, which `mlir-translate
+    --mlir-to-llvmir` writes as the LLVM module's `target triple`, to
+    `triple` (default: the triple of the machine that compiles, LLVM's
+    `sys::getProcessTriple()`). A module that already names a triple keeps
+    it.
+
+    `--embbag-to-llvm` ends with it. Without a triple in the module, `llc`
+    and `opt` know no C library for it: `llvm.memcpy` and `llvm.memset` of
+    a size known only at run time (`memref.copy`, a zero fill) become a loop
+    over single bytes instead of calls to `memcpy` / `memset`, even when
+    `llc -mcpu` names the machine (`llc -mtriple` repairs it; this pass
+    makes that unnecessary).
+
+    Example (on x86-64 Linux):
+
+    ```mlir
+    module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"} {
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"triple", "triple", "std::string", /*default=*/"\"\"",
+           "The target triple (empty: the compiling machine's)">,
+  ];
+}
+
 def EmbBagSetOmpBlocktime : Pass<"embbag-set-omp-blocktime", "ModuleOp"> {
   let summary = "Tell libomp how long the workers of each parallel region "
                 "spin before they sleep";
