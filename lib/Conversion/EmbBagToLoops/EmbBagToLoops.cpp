@@ -167,18 +167,19 @@ mlir::embbag::loops::chooseOpShape(BagOpInterface op,
   Type valueType = op.getRowwiseBitWidth()
                        ? op.getBagResultType().getElementType()
                        : op.getTable().getType().getElementType();
-  KernelShape shape = chooseShape(getValuesType(op, valueType),
-                                  static_cast<bool>(op.getWeights()), options,
-                                  target);
+  KernelShape shape =
+      chooseShape(getValuesType(op, valueType),
+                  static_cast<bool>(op.getWeights()), options, target);
   if (failed(checkQuantizedShape(op, shape)))
     return failure();
   return shape;
 }
 
-LogicalResult mlir::embbag::loops::prepareBagOp(
-    ImplicitLocOpBuilder &b, BagOpInterface op,
-    const ConvertEmbBagToLoopsOptions &options, const TargetModel &target,
-    PreparedBagOp &prepared) {
+LogicalResult
+mlir::embbag::loops::prepareBagOp(ImplicitLocOpBuilder &b, BagOpInterface op,
+                                  const ConvertEmbBagToLoopsOptions &options,
+                                  const TargetModel &target,
+                                  PreparedBagOp &prepared) {
   FailureOr<KernelShape> shape = chooseOpShape(op, options, target);
   if (failed(shape))
     return failure();

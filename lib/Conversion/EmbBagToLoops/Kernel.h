@@ -347,8 +347,7 @@ Value buildEmptyResult(ImplicitLocOpBuilder &b, const KernelContext &k);
 /// RowPlan.cpp: the rows of all of `k`'s bags written into `init`
 /// ([num_bags, row]), the row planned (`k.row`, the prefetch): the bag loop
 /// of a static row, or the versions of a dynamic one.
-Value buildBagRows(ImplicitLocOpBuilder &b, const KernelContext &k,
-                   Value init);
+Value buildBagRows(ImplicitLocOpBuilder &b, const KernelContext &k, Value init);
 
 /// RowPlan.cpp: the [num_bags, row] result of problem `p` with `shape`; a
 /// dynamic row's versions are `shared`'s functions when it is given and the

@@ -58,9 +58,8 @@ mlir::embbag::loops::KernelContext::KernelContext(const KernelContext &planned,
       indicesBuffer(planned.indicesBuffer),
       prefetchLocality(planned.prefetchLocality),
       prefetchEnabled(planned.prefetchEnabled),
-      prefetchIntoL1(planned.prefetchIntoL1),
-      scaleColumn(planned.scaleColumn), outColumn(planned.outColumn),
-      firstBag(planned.firstBag) {}
+      prefetchIntoL1(planned.prefetchIntoL1), scaleColumn(planned.scaleColumn),
+      outColumn(planned.outColumn), firstBag(planned.firstBag) {}
 
 /// A table row being read: its index and, for a quantized table, its scale
 /// and bias, read once for all the vectors of the row.

@@ -104,8 +104,8 @@ static void findGroups(Block &block,
 static Value bagKey(ImplicitLocOpBuilder &b, const BatchedOp &op, Value bag) {
   Value start = op.starts(b, b.getLoc(), bag).first;
   Value numIndices = dim(b, op.prepared.p.indices, 0);
-  start = arith::MinSIOp::create(
-      b, arith::MaxSIOp::create(b, start, cst(b, 0)), numIndices);
+  start = arith::MinSIOp::create(b, arith::MaxSIOp::create(b, start, cst(b, 0)),
+                                 numIndices);
   return arith::AddIOp::create(b, start, bag);
 }
 
@@ -116,8 +116,7 @@ static Value findFirstBag(ImplicitLocOpBuilder &b, const BatchedOp &op,
                           Value target) {
   Type index = b.getIndexType();
   auto loop = scf::WhileOp::create(
-      b, TypeRange{index, index},
-      ValueRange{cst(b, 0), op.prepared.p.numBags},
+      b, TypeRange{index, index}, ValueRange{cst(b, 0), op.prepared.p.numBags},
       [&](OpBuilder &nested, Location loc, ValueRange args) {
         ImplicitLocOpBuilder wb(loc, nested);
         Value more = arith::CmpIOp::create(wb, arith::CmpIPredicate::ult,
@@ -131,8 +130,8 @@ static Value findFirstBag(ImplicitLocOpBuilder &b, const BatchedOp &op,
             wb, lo,
             arith::DivUIOp::create(wb, arith::SubIOp::create(wb, hi, lo),
                                    cst(wb, 2)));
-        Value atOrAfter = arith::CmpIOp::create(
-            wb, arith::CmpIPredicate::sge, bagKey(wb, op, mid), target);
+        Value atOrAfter = arith::CmpIOp::create(wb, arith::CmpIPredicate::sge,
+                                                bagKey(wb, op, mid), target);
         Value next = arith::AddIOp::create(wb, mid, cst(wb, 1));
         scf::YieldOp::create(
             wb, ValueRange{arith::SelectOp::create(wb, atOrAfter, lo, next),
@@ -155,8 +154,8 @@ static void planChunks(ImplicitLocOpBuilder &b, BatchedOp &op,
       b, arith::DivUIOp::create(b, cst(b, chunkLines), lines), cst(b, 1));
   Value work =
       arith::AddIOp::create(b, dim(b, p.indices, 0), p.numBags).getResult();
-  Value hasBags = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, p.numBags,
-                                        cst(b, 0));
+  Value hasBags =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ne, p.numBags, cst(b, 0));
   op.numChunks = arith::SelectOp::create(
       b, hasBags, arith::CeilDivUIOp::create(b, work, op.budget), cst(b, 0));
 }
@@ -240,20 +239,20 @@ static void buildChunk(ImplicitLocOpBuilder &b, scf::ForallOp forall,
   SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
   SmallVector<Value> slices;
   for (auto [i, op] : llvm::enumerate(ops)) {
-    Value mine = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, opIndex,
-                                       cst(b, i));
-    offsets.push_back({arith::SelectOp::create(b, mine, first, cst(b, 0))
-                           .getResult(),
-                       b.getIndexAttr(0)});
+    Value mine =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, opIndex, cst(b, i));
+    offsets.push_back(
+        {arith::SelectOp::create(b, mine, first, cst(b, 0)).getResult(),
+         b.getIndexAttr(0)});
     sizes.push_back(
         {arith::SelectOp::create(b, mine, count, cst(b, 0)).getResult(),
          getAsOpFoldResult(op.k->row)});
-    slices.push_back(tensor::ExtractSliceOp::create(
-        b, forall.getRegionIterArgs()[i], offsets.back(), sizes.back(),
-        strides));
+    slices.push_back(
+        tensor::ExtractSliceOp::create(b, forall.getRegionIterArgs()[i],
+                                       offsets.back(), sizes.back(), strides));
   }
-  SmallVector<int64_t> keys = llvm::to_vector(
-      llvm::seq<int64_t>(0, static_cast<int64_t>(ops.size())));
+  SmallVector<int64_t> keys =
+      llvm::to_vector(llvm::seq<int64_t>(0, static_cast<int64_t>(ops.size())));
   auto switchOp = scf::IndexSwitchOp::create(b, ValueRange(slices).getTypes(),
                                              opIndex, keys, keys.size());
   {
@@ -286,11 +285,11 @@ static ValueRange buildBatchedKernel(ImplicitLocOpBuilder &b,
   Value map = buildChunkMap(b, ops, numChunks);
   SmallVector<Value> inits =
       llvm::map_to_vector(ops, [](const BatchedOp &op) { return op.init; });
-  auto forall = scf::ForallOp::create(
-      b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{numChunks},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, inits,
-      /*mapping=*/std::nullopt);
+  auto forall =
+      scf::ForallOp::create(b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+                            ArrayRef<OpFoldResult>{numChunks},
+                            ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, inits,
+                            /*mapping=*/std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   buildChunk(b, forall, ops, map);
@@ -332,8 +331,8 @@ static LogicalResult lowerGroup(ArrayRef<BagOpInterface> group,
     planPrefetch(b, k);
     batched.init = buildEmptyResult(b, k);
   }
-  SmallVector<Location> locs =
-      llvm::map_to_vector(group, [](BagOpInterface op) { return op->getLoc(); });
+  SmallVector<Location> locs = llvm::map_to_vector(
+      group, [](BagOpInterface op) { return op->getLoc(); });
   b.setLoc(FusedLoc::get(b.getContext(), locs));
   ValueRange results = buildBatchedKernel(b, ops, options.batchChunk);
   for (auto [i, result] : llvm::enumerate(results)) {

@@ -141,3 +141,24 @@ func.func @blocks(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %j: tensor<3x1xi64>
   }
   return %0, %r#0, %r#1 : tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>
 }
+
+// -----
+
+// The GPU path's ops are not batched: convert-embbag-to-gpu takes the f32
+// ops first (scf.parallel loops here, host-loops), and the two integer
+// ops it leaves are batched by the loops lowering.
+// RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="host-loops leave-unsupported checks=0" --convert-embbag-to-loops="target=avx2 parallel=1 batch-tables=1 checks=0" | FileCheck %s --check-prefix=GPU
+// GPU-LABEL: func.func @gpu_and_loops(
+// GPU-COUNT-2:   scf.parallel
+// GPU:           scf.forall {{.*}} -> (tensor<3x4xi32>, tensor<3x4xi32>)
+// GPU:             scf.index_switch
+// GPU-NOT:       scf.forall (
+// GPU:           return
+func.func @gpu_and_loops(%t: tensor<10x4xf32>, %q: tensor<10x4xi32>, %i: tensor<3x2xi64>, %j: tensor<3x1xi64>)
+    -> (tensor<3x4xf32>, tensor<3x4xi32>, tensor<3x4xf32>, tensor<3x4xi32>) {
+  %0 = embbag.packed sum %t[%i] : (tensor<10x4xf32>, tensor<3x2xi64>) -> tensor<3x4xf32>
+  %1 = embbag.packed sum %q[%i] : (tensor<10x4xi32>, tensor<3x2xi64>) -> tensor<3x4xi32>
+  %2 = embbag.packed sum %t[%j] : (tensor<10x4xf32>, tensor<3x1xi64>) -> tensor<3x4xf32>
+  %3 = embbag.packed sum %q[%j] : (tensor<10x4xi32>, tensor<3x1xi64>) -> tensor<3x4xi32>
+  return %0, %1, %2, %3 : tensor<3x4xf32>, tensor<3x4xi32>, tensor<3x4xf32>, tensor<3x4xi32>
+}
