@@ -12,8 +12,7 @@
 //     chunks_i = ceil((num_indices_i + num_bags_i) / budget_i)
 //     chunk c of op i owns the bags b with key(b) = start(b) + b in
 //       [c * budget_i, (c + 1) * budget_i)        (a binary search of key)
-//     map[row(i, c)] = (i, first bag, end bag), the rows ordered by
-//       (c + 1/2) / chunks_i: every block of rows has a share of every op
+//     map[base_i + c] = (i, first bag, end bag)
 //   scf.forall chunk in [0, sum of chunks_i) shared_outs(result_i ...):
 //     (i, first, end) = map[chunk]
 //     slice_j of result_j: rows [first, end) for j = i, none for j != i
@@ -24,10 +23,7 @@
 // Work is split by indices and bags, not by bags alone, so that an op with
 // long bags is spread over many chunks and one with few short bags takes
 // few; a row of many cache lines weighs more. The chunks are about equal
-// work, and the map interleaves the ops' chunks, so that OpenMP's static
-// schedule (one block of iterations per thread) gives each thread a share
-// of every table, as one region per table would: the estimate's errors
-// (a line from memory costs more than one from the cache) then cancel.
+// work, so OpenMP's static schedule of the loop balances them.
 //
 // The checks: a parallel kernel's threads check the offsets and indices of
 // the bags they read into a flag word per op, reported after the loop
@@ -164,41 +160,11 @@ static void planChunks(ImplicitLocOpBuilder &b, BatchedOp &op,
       b, hasBags, arith::CeilDivUIOp::create(b, work, op.budget), cst(b, 0));
 }
 
-/// The row of the map of chunk `c` of op `i`: chunks are ordered by their
-/// middle's fraction through their op, (c + 1/2) / chunks_i, ties by op, so
-/// that every contiguous block of the loop's iterations (OpenMP's static
-/// schedule gives each thread one) holds the same share of every op's
-/// chunks, as one region per op gives each thread the same share of every
-/// table. The row is c plus, for each other op j, its chunks d before:
-/// (2d + 1) chunks_i < (2c + 1) chunks_j, or <= for j < i.
-static Value orderChunk(ImplicitLocOpBuilder &b, ArrayRef<BatchedOp> ops,
-                        size_t i, Value c) {
-  Value twoCPlusOne = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, c, cst(b, 2)), cst(b, 1));
-  Value mine = ops[i].numChunks;
-  Value twiceMine = arith::MulIOp::create(b, mine, cst(b, 2));
-  Value row = c;
-  for (auto [j, other] : llvm::enumerate(ops)) {
-    if (j == i)
-      continue;
-    Value x = arith::MulIOp::create(b, twoCPlusOne, other.numChunks);
-    // Chunks d of op j with (2d + 1) chunks_i <= x (j < i) or < x (j > i).
-    Value bound = arith::AddIOp::create(b, x, mine);
-    if (j > i)
-      bound = arith::SubIOp::create(b, bound, cst(b, 1));
-    Value before = arith::MinUIOp::create(
-        b, other.numChunks, arith::DivUIOp::create(b, bound, twiceMine));
-    row = arith::AddIOp::create(b, row, before);
-  }
-  return row;
-}
-
-/// Writes the chunks of op `i` into the [chunks, 3] `map`, each at its row
-/// (orderChunk): (op, first bag, end bag), the bag ranges in order and
+/// Writes the chunks of op `opIndex` into rows [base, base + chunks) of the
+/// [chunks, 3] `map`: (op, first bag, end bag), the bag ranges in order and
 /// covering every bag once.
-static Value mapChunks(ImplicitLocOpBuilder &b, ArrayRef<BatchedOp> ops,
-                       size_t i, Value map) {
-  const BatchedOp &op = ops[i];
+static Value mapChunks(ImplicitLocOpBuilder &b, const BatchedOp &op,
+                       int64_t opIndex, Value base, Value map) {
   Value numBags = op.prepared.p.numBags;
   auto loop = scf::ForOp::create(
       b, cst(b, 0), op.numChunks, cst(b, 1), ValueRange{map, cst(b, 0)},
@@ -212,9 +178,9 @@ static Value mapChunks(ImplicitLocOpBuilder &b, ArrayRef<BatchedOp> ops,
             lb, op, arith::MulIOp::create(lb, next, op.budget).getResult());
         Value end = arith::SelectOp::create(
             lb, last, numBags, arith::MaxUIOp::create(lb, found, first));
-        Value row = orderChunk(lb, ops, i, c);
+        Value row = arith::AddIOp::create(lb, base, c);
         Value m = iterArgs[0];
-        SmallVector<Value> entry{cst(lb, i), first, end};
+        SmallVector<Value> entry{cst(lb, opIndex), first, end};
         for (auto [column, v] : llvm::enumerate(entry))
           m = tensor::InsertOp::create(lb, v, m,
                                        ValueRange{row, cst(lb, column)});
@@ -223,17 +189,20 @@ static Value mapChunks(ImplicitLocOpBuilder &b, ArrayRef<BatchedOp> ops,
   return loop.getResult(0);
 }
 
-/// The map of every chunk of `ops`.
+/// The map of every chunk of `ops`, in op order.
 static Value buildChunkMap(ImplicitLocOpBuilder &b, ArrayRef<BatchedOp> ops,
                            Value &numChunks) {
+  SmallVector<Value> bases;
   numChunks = cst(b, 0);
-  for (const BatchedOp &op : ops)
+  for (const BatchedOp &op : ops) {
+    bases.push_back(numChunks);
     numChunks = arith::AddIOp::create(b, numChunks, op.numChunks);
+  }
   Value map = tensor::EmptyOp::create(
       b, ArrayRef<OpFoldResult>{numChunks, b.getIndexAttr(3)},
       b.getIndexType());
-  for (size_t i = 0; i < ops.size(); ++i)
-    map = mapChunks(b, ops, i, map);
+  for (auto [i, op] : llvm::enumerate(ops))
+    map = mapChunks(b, op, i, bases[i], map);
   return map;
 }
 
