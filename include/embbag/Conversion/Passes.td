@@ -158,7 +158,7 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "scf.forall over chunks of all their indices, each chunk running "
            "its op's kernel on the bags that start in it "
            "(docs/Batching.md)">,
-    Option<"batchChunk", "batch-chunk", "unsigned", /*default=*/"8192",
+    Option<"batchChunk", "batch-chunk", "unsigned", /*default=*/"16384",
            "With batch-tables: the work of one chunk, in cache lines of "
            "table rows (an index or a bag of an op whose row spans L cache "
            "lines counts L), at least 1">,

@@ -23,7 +23,10 @@
 // Work is split by indices and bags, not by bags alone, so that an op with
 // long bags is spread over many chunks and one with few short bags takes
 // few; a row of many cache lines weighs more. The chunks are about equal
-// work, so OpenMP's static schedule of the loop balances them.
+// work, so OpenMP's static schedule of the loop balances them. They run op
+// after op: a thread's block of chunks keeps a table's rows and prefetch
+// stream in the cache from chunk to chunk (interleaving the ops' chunks
+// measured slower, docs/Batching.md).
 //
 // The checks: a parallel kernel's threads check the offsets and indices of
 // the bags they read into a flag word per op, reported after the loop
