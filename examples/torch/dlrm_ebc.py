@@ -13,6 +13,10 @@ stays small: from 3 rows to 10^4.
 
 forward takes (indices, offsets) of each feature in table order: 52 tensors,
 as *features.
+
+It is compiled with table batching (PIPELINE_OPTIONS below, which check.py
+reads): the 26 embbag.offsets ops that torch-import writes become one
+parallel loop over chunks of all the features' indices (docs/Batching.md).
 """
 
 import torch
@@ -26,6 +30,10 @@ CRITEO_CARDINALITIES = [
 ]
 DIM = 16
 BATCH = 64
+
+# The options of embbag-to-llvm that utils/torch_import/check.py compiles
+# the imported module with.
+PIPELINE_OPTIONS = "parallel=1 batch-tables=1"
 
 
 def table_rows(n):

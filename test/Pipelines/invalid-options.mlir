@@ -11,6 +11,10 @@
 // TARGET: error: embbag-to-llvm: unknown target 'bogus' (host, avx512, avx2 or generic)
 // TARGET-NOT: IR Dump
 //
+// RUN: not embbag-opt %s --embbag-to-llvm="batch-tables=1" --mlir-print-ir-before-all 2>&1 | FileCheck %s --check-prefix=BATCH
+// BATCH-NOT: IR Dump
+// BATCH: error: embbag-to-llvm: batch-tables needs parallel=1 (the batched ops share one parallel loop)
+//
 // RUN: not embbag-opt %s --embbag-shard-to-llvm="vector-bits=100" 2>&1 | FileCheck %s --check-prefix=SHARD
 // SHARD: error: embbag-shard-to-llvm: vector-bits must be 0 (the target's) or a power of two from 64 to 2048, not 100
 

@@ -3,11 +3,13 @@
 
     check.py MODEL.py [--weights=resource|args] [--dynamic]
              [--mlir OUT.mlir] [--embbag-aot PATH] [--workdir DIR]
+             [--pipeline-options "OPTIONS"]
 
 Imports MODEL.py as utils/torch-import does (or takes the file
 utils/torch-import wrote, --mlir, which needs a make_model() that builds the
 same weights every time, e.g. seeded), compiles it with embbag-aot (the
-embbag-to-llvm pipeline, checks on) and calls @forward through ctypes on
+embbag-to-llvm pipeline, checks on, with --pipeline-options or else the
+options of the model file's `PIPELINE_OPTIONS = "..."` line) and calls @forward through ctypes on
 example_inputs() (with --weights=args, the tables first). Prints each
 output's max abs error against the model run by PyTorch, then `OK` or
 `FAIL`; exits non-zero on FAIL.
@@ -21,6 +23,7 @@ computes (accumulation in f32, one rounding).
 import argparse
 import copy
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -75,6 +78,14 @@ def reference(model, inputs, result_types):
     return [o.to(d) for o, d in zip(outs, dtypes)]
 
 
+def model_pipeline_options(path):
+    """The model file's `PIPELINE_OPTIONS = "..."` line (the options of
+    embbag-to-llvm it is compiled with), or ""."""
+    with open(path) as f:
+        m = re.search(r'^PIPELINE_OPTIONS = "([^"]*)"$', f.read(), re.M)
+    return m.group(1) if m else ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("model", metavar="MODEL.py")
@@ -85,6 +96,9 @@ def main():
     parser.add_argument("--embbag-aot", default=None,
                         help="default: build/bin/embbag-aot, else on PATH")
     parser.add_argument("--workdir", help="keep the compiled files here")
+    parser.add_argument("--pipeline-options", default=None,
+                        help="options of embbag-to-llvm (default: the "
+                             "model file's PIPELINE_OPTIONS line, if any)")
     args = parser.parse_args()
 
     aot = args.embbag_aot
@@ -93,6 +107,12 @@ def main():
         aot = built if os.path.exists(built) else shutil.which("embbag-aot")
     if not aot:
         sys.exit("check.py: no embbag-aot (build it, or pass --embbag-aot)")
+
+    options = args.pipeline_options
+    if options is None:
+        options = model_pipeline_options(args.model)
+    if options:
+        print("pipeline options: %s" % options)
 
     try:
         make_model, example_inputs = importer.load_model_file(args.model)
@@ -121,7 +141,8 @@ def main():
     workdir = args.workdir or tempfile.mkdtemp(prefix="torch-import-check-")
     os.makedirs(workdir, exist_ok=True)
     try:
-        forward = runner.compile_forward(text, workdir, embbag_aot=aot)
+        forward = runner.compile_forward(text, workdir, embbag_aot=aot,
+                                         pipeline_options=options)
         got = forward.call(list(tables) + list(inputs),
                            [tuple(e.shape) for e in expected])
     except runner.RunError as e:

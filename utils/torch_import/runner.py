@@ -146,15 +146,26 @@ class Forward:
         return results
 
 
-def compile_forward(text, workdir, embbag_aot="embbag-aot", checks="abort"):
-    """Compiles the imported module `text` in `workdir`; a Forward."""
+LLVM_LIB = "/usr/lib/llvm-22/lib"
+
+
+def compile_forward(text, workdir, embbag_aot="embbag-aot", checks="abort",
+                    pipeline_options=""):
+    """Compiles the imported module `text` in `workdir`; a Forward.
+    `pipeline_options` go to embbag-to-llvm (--pipeline-options); with
+    parallel=1 the library links LLVM's libomp."""
     source, args, results = harness(text)
     path = os.path.join(workdir, "forward.mlir")
     with open(path, "w") as f:
         f.write(source)
     lib = os.path.join(workdir, "libforward.so")
-    proc = subprocess.run([embbag_aot, path, "-o", lib, "--checks=" + checks],
-                          capture_output=True, text=True)
+    cmd = [embbag_aot, path, "-o", lib, "--checks=" + checks]
+    if pipeline_options:
+        cmd.append("--pipeline-options=" + pipeline_options)
+    if re.search(r"\bparallel=(1|true)\b", pipeline_options):
+        cmd += ["-Xlinker-arg=-L" + LLVM_LIB, "-Xlinker-arg=-lomp",
+                "-Xlinker-arg=-Wl,-rpath," + LLVM_LIB]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RunError("embbag-aot failed on %s:\n%s" % (path, proc.stderr))
     return Forward(lib, args, results)

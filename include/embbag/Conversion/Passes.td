@@ -69,6 +69,11 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     The results are the same bits on one thread or many (docs/Kernel.md,
     "Training kernels").
 
+    With `batch-tables` (and `parallel`) the independent ops of a block
+    become one kernel: one `scf.forall` over chunks of about `batch-chunk`
+    cache lines of work taken from all their indices, each chunk running
+    its op's kernel on the bags that start in it (docs/Batching.md).
+
     Only the embbag ops are rewritten: the code around them is not folded,
     erased or moved (the shared functions are added to the module). The
     checks' asserts are marked `embbag.runtime_check`.
@@ -146,6 +151,17 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "Make the loop over bags an scf.forall (each bag writes its own "
            "result row through tensor.parallel_insert_slice), for "
            "distribution over threads">,
+    Option<"batchTables", "batch-tables", "bool", /*default=*/"false",
+           "With parallel: lower the independent embbag.packed, "
+           "embbag.offsets and embbag.segments ops of a block (two or more, "
+           "none reading another's result before the last of them) as one "
+           "scf.forall over chunks of all their indices, each chunk running "
+           "its op's kernel on the bags that start in it "
+           "(docs/Batching.md)">,
+    Option<"batchChunk", "batch-chunk", "unsigned", /*default=*/"16384",
+           "With batch-tables: the work of one chunk, in cache lines of "
+           "table rows (an index or a bag of an op whose row spans L cache "
+           "lines counts L), at least 1">,
   ];
 }
 

@@ -83,40 +83,11 @@ struct BagOpLowering : public OpInterfaceRewritePattern<BagOpInterface> {
   LogicalResult matchAndRewrite(BagOpInterface op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    BagProblem p;
-    p.op = op;
-    p.table = flattenTable(b, op.getTable());
-    p.reduction = op.getReduction();
-    p.rowwiseBits = op.getRowwiseBitWidth();
-    // A quantized table's values are the result's (f32 or f16).
-    p.valueType = p.rowwiseBits ? op.getBagResultType().getElementType()
-                                : op.getTable().getType().getElementType();
-    // A quantized table's values are floats, whatever its bytes' type.
-    p.isUnsigned = !p.rowwiseBits && isUnsignedElement(op.getTable().getType());
-    // The checks compare vectors of the kernel's width.
-    RuntimeChecks checks;
-    checks.enabled = options.checks;
-    checks.vectorBits =
-        options.vectorBits ? options.vectorBits : target.vectorBits;
-    // A parallel kernel's threads check the bags they read (NormalForms.cpp).
-    std::optional<FlagWordChecks> inKernel;
-    if (options.checks && options.parallel)
-      checks.inKernel = &inKernel.emplace(b, op, checks.vectorBits);
-    if (failed(normalize(b, op, checks, p)))
+    PreparedBagOp prepared;
+    if (failed(prepareBagOp(b, op, options, target, prepared)))
       return failure();
-    if (checks.enabled)
-      emitDestinationChecks(b, op, checks.vectorBits);
-    KernelShape shape =
-        chooseShape(getValuesType(op, p.valueType),
-                    static_cast<bool>(p.weights), options, target);
-    if (failed(checkQuantizedShape(op, shape)))
-      return failure();
-    Value result = buildKernel(b, p, shape, shared);
-    if (p.checkFlag)
-      inKernel->reportFlags(
-          memref::LoadOp::create(b, p.checkFlag, ValueRange{cst(b, 0)}));
-    rewriter.replaceOp(op, unflattenResult(b, result, op.getBagResultType(),
-                                           op.getTable(), p.numBags));
+    Value result = buildKernel(b, prepared.p, prepared.shape, shared);
+    rewriter.replaceOp(op, finishBagOp(b, prepared, result));
     return success();
   }
 
@@ -144,6 +115,9 @@ struct ConvertEmbBagToLoopsPass
     if (failed(target))
       return signalPassFailure();
     // On a module, dynamic rows share their versions in functions of it.
+    if (options.batchTables &&
+        failed(loops::batchTables(getOperation(), options, *target)))
+      return signalPassFailure();
     std::optional<SharedKernels> shared;
     if (getOperation()->hasTrait<OpTrait::SymbolTable>())
       shared.emplace(getOperation());
@@ -184,4 +158,68 @@ void mlir::embbag::populateEmbBagToLoopsPatterns(
     RewritePatternSet &patterns, const ConvertEmbBagToLoopsOptions &options,
     const TargetModel &target) {
   loops::populateBagOpPatterns(patterns, options, target, /*shared=*/nullptr);
+}
+
+FailureOr<KernelShape>
+mlir::embbag::loops::chooseOpShape(BagOpInterface op,
+                                   const ConvertEmbBagToLoopsOptions &options,
+                                   const TargetModel &target) {
+  Type valueType = op.getRowwiseBitWidth()
+                       ? op.getBagResultType().getElementType()
+                       : op.getTable().getType().getElementType();
+  KernelShape shape =
+      chooseShape(getValuesType(op, valueType),
+                  static_cast<bool>(op.getWeights()), options, target);
+  if (failed(checkQuantizedShape(op, shape)))
+    return failure();
+  return shape;
+}
+
+LogicalResult
+mlir::embbag::loops::prepareBagOp(ImplicitLocOpBuilder &b, BagOpInterface op,
+                                  const ConvertEmbBagToLoopsOptions &options,
+                                  const TargetModel &target,
+                                  PreparedBagOp &prepared) {
+  FailureOr<KernelShape> shape = chooseOpShape(op, options, target);
+  if (failed(shape))
+    return failure();
+  prepared.shape = *shape;
+  BagProblem &p = prepared.p;
+  p.op = op;
+  p.table = flattenTable(b, op.getTable());
+  p.reduction = op.getReduction();
+  p.rowwiseBits = op.getRowwiseBitWidth();
+  // A quantized table's values are the result's (f32 or f16).
+  p.valueType = p.rowwiseBits ? op.getBagResultType().getElementType()
+                              : op.getTable().getType().getElementType();
+  // A quantized table's values are floats, whatever its bytes' type.
+  p.isUnsigned = !p.rowwiseBits && isUnsignedElement(op.getTable().getType());
+  // The checks compare vectors of the kernel's width.
+  RuntimeChecks checks;
+  checks.enabled = options.checks;
+  checks.vectorBits =
+      options.vectorBits ? options.vectorBits : target.vectorBits;
+  // A parallel kernel's threads check the bags they read (NormalForms.cpp).
+  if (options.checks && options.parallel) {
+    prepared.inKernel =
+        std::make_unique<FlagWordChecks>(b, op, checks.vectorBits);
+    checks.inKernel = prepared.inKernel.get();
+  }
+  if (failed(normalize(b, op, checks, p)))
+    return failure();
+  if (checks.enabled)
+    emitDestinationChecks(b, op, checks.vectorBits);
+  return success();
+}
+
+Value mlir::embbag::loops::finishBagOp(ImplicitLocOpBuilder &b,
+                                       const PreparedBagOp &prepared,
+                                       Value result) {
+  const BagProblem &p = prepared.p;
+  if (p.checkFlag)
+    prepared.inKernel->reportFlags(
+        memref::LoadOp::create(b, p.checkFlag, ValueRange{cst(b, 0)}));
+  auto op = cast<BagOpInterface>(p.op);
+  return unflattenResult(b, result, op.getBagResultType(), op.getTable(),
+                         p.numBags);
 }

@@ -22,6 +22,8 @@
 //                        dequantized f32 vectors
 //   SharedKernels.cpp    in a module, the row-length versions built once
 //                        per kind of kernel as functions the ops call
+//   TableBatching.cpp    `batch-tables`: the independent ops of a block in
+//                        one parallel loop over chunks of their indices
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +41,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
+#include <memory>
 
 namespace mlir::embbag::loops {
 
@@ -139,6 +142,9 @@ KernelShape chooseShape(RankedTensorType tableType, bool weighted,
 /// Values and types every part of the kernel reads.
 struct KernelContext {
   KernelContext(const BagProblem &p, const KernelShape &shape);
+  /// `planned`'s context (shape, types and planned values) for `p`, a
+  /// problem over the same table and indices (a range of its bags).
+  KernelContext(const KernelContext &planned, const BagProblem &p);
 
   const BagProblem &p;
   KernelShape shape;
@@ -338,11 +344,55 @@ private:
 /// RowPlan.cpp: the empty [num_bags, row] tensor the kernel writes.
 Value buildEmptyResult(ImplicitLocOpBuilder &b, const KernelContext &k);
 
+/// RowPlan.cpp: the rows of all of `k`'s bags written into `init`
+/// ([num_bags, row]), the row planned (`k.row`, the prefetch): the bag loop
+/// of a static row, or the versions of a dynamic one.
+Value buildBagRows(ImplicitLocOpBuilder &b, const KernelContext &k, Value init);
+
 /// RowPlan.cpp: the [num_bags, row] result of problem `p` with `shape`; a
 /// dynamic row's versions are `shared`'s functions when it is given and the
 /// op's kernel can be shared.
 Value buildKernel(ImplicitLocOpBuilder &b, const BagProblem &p,
                   const KernelShape &shape, SharedKernels *shared = nullptr);
+
+//===----------------------------------------------------------------------===//
+// One op, before and after its kernel (EmbBagToLoops.cpp)
+//===----------------------------------------------------------------------===//
+
+/// An op brought to its normal form, with the checks that precede its
+/// kernel emitted, and the shape of its kernel.
+struct PreparedBagOp {
+  BagProblem p;
+  KernelShape shape;
+  // The checks its bag loop makes (a parallel kernel with checks), reported
+  // after the kernel by finishBagOp; null otherwise.
+  std::unique_ptr<lowering::FlagWordChecks> inKernel;
+};
+
+/// The shape of `op`'s kernel, or failure (with an error at the op) when
+/// the options cannot lower it.
+FailureOr<KernelShape> chooseOpShape(BagOpInterface op,
+                                     const ConvertEmbBagToLoopsOptions &options,
+                                     const TargetModel &target);
+
+/// Emits at `b` what precedes `op`'s kernel (its table flattened, its
+/// normal form, its checks) into `prepared`.
+LogicalResult prepareBagOp(ImplicitLocOpBuilder &b, BagOpInterface op,
+                           const ConvertEmbBagToLoopsOptions &options,
+                           const TargetModel &target, PreparedBagOp &prepared);
+
+/// What follows the kernel's [num_bags, row] `result`: the checks of its
+/// bag loop reported, the result in the op's shape (which is returned).
+Value finishBagOp(ImplicitLocOpBuilder &b, const PreparedBagOp &prepared,
+                  Value result);
+
+/// TableBatching.cpp: with `batch-tables`, lowers each group of two or more
+/// independent bag ops of a block of `root` as one scf.forall over chunks
+/// of their indices (the ops are replaced); the other ops are left for the
+/// patterns.
+LogicalResult batchTables(Operation *root,
+                          const ConvertEmbBagToLoopsOptions &options,
+                          const TargetModel &target);
 
 /// EmbBagToLoops.cpp: the patterns of the pass, sharing the kernels of
 /// dynamic rows through `shared` when it is given.

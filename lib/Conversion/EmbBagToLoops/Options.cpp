@@ -48,5 +48,10 @@ llvm::Error mlir::embbag::verifyConvertEmbBagToLoopsOptions(
   if (options.unroll < 1 || options.unroll > kMaxUnroll)
     return badOption("unroll must be from 1 to " + Twine(kMaxUnroll) +
                      ", not " + Twine(options.unroll));
+  if (options.batchTables && !options.parallel)
+    return badOption("batch-tables needs parallel=1 (the batched ops share "
+                     "one parallel loop)");
+  if (options.batchChunk < 1)
+    return badOption("batch-chunk must be at least 1, not 0");
   return llvm::Error::success();
 }

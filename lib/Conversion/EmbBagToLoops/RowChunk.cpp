@@ -44,6 +44,23 @@ mlir::embbag::loops::KernelContext::KernelContext(const BagProblem &p,
       VectorType::get({shape.lanes}, IntegerType::get(p.table.getContext(), 1));
 }
 
+// Every field but `p` is copied: a field added to KernelContext must be
+// added here too.
+mlir::embbag::loops::KernelContext::KernelContext(const KernelContext &planned,
+                                                  const BagProblem &p)
+    : p(p), shape(planned.shape), storageType(planned.storageType),
+      accType(planned.accType), vecStorageType(planned.vecStorageType),
+      vecAccType(planned.vecAccType), maskType(planned.maskType),
+      widensFloat(planned.widensFloat), row(planned.row),
+      tableBuffer(planned.tableBuffer), lastPosition(planned.lastPosition),
+      rowsOnLines(planned.rowsOnLines),
+      prefetchDistance(planned.prefetchDistance),
+      indicesBuffer(planned.indicesBuffer),
+      prefetchLocality(planned.prefetchLocality),
+      prefetchEnabled(planned.prefetchEnabled),
+      prefetchIntoL1(planned.prefetchIntoL1), scaleColumn(planned.scaleColumn),
+      outColumn(planned.outColumn), firstBag(planned.firstBag) {}
+
 /// A table row being read: its index and, for a quantized table, its scale
 /// and bias, read once for all the vectors of the row.
 struct TableRow {

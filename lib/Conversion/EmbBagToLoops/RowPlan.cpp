@@ -174,11 +174,15 @@ Value mlir::embbag::loops::buildKernel(ImplicitLocOpBuilder &b,
     if (FailureOr<Value> result = shared->call(b, k); succeeded(result))
       return *result;
   planPrefetch(b, k);
-  Value init = buildEmptyResult(b, k);
-  if (dynamicRow)
+  return buildBagRows(b, k, buildEmptyResult(b, k));
+}
+
+Value mlir::embbag::loops::buildBagRows(ImplicitLocOpBuilder &b,
+                                        const KernelContext &k, Value init) {
+  if (ShapedType::isDynamic(k.shape.rowLength))
     return buildDispatchedKernel(b, k, init);
   return buildBagLoop(
       b, k, init, [&](ImplicitLocOpBuilder &ib, const BagRef &bag, Value out) {
-        return buildStaticRow(ib, k, bag, out, shape.rowLength);
+        return buildStaticRow(ib, k, bag, out, k.shape.rowLength);
       });
 }

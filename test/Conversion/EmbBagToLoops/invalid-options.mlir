@@ -2,7 +2,7 @@
 // error, at the op the pass runs on, naming the option and what it accepts.
 //
 // RUN: not embbag-opt %s --convert-embbag-to-loops="target=bogus" 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: invalid-options.mlir:[[# @LINE + 28]]:1: error: unknown target 'bogus' (host, avx512, avx2 or generic)
+// TARGET: invalid-options.mlir:[[# @LINE + 37]]:1: error: unknown target 'bogus' (host, avx512, avx2 or generic)
 // TARGET-NOT: error
 //
 // RUN: not embbag-opt %s --convert-embbag-to-loops="vector-bits=384" 2>&1 | FileCheck %s --check-prefix=BITS
@@ -25,9 +25,18 @@
 // UNROLL: error: unroll must be from 1 to 64, not 0
 // UNROLL-NOT: error
 //
+// RUN: not embbag-opt %s --convert-embbag-to-loops="batch-tables=1" 2>&1 | FileCheck %s --check-prefix=BATCH
+// BATCH: error: batch-tables needs parallel=1 (the batched ops share one parallel loop)
+// BATCH-NOT: error
+//
+// RUN: not embbag-opt %s --convert-embbag-to-loops="parallel=1 batch-tables=1 batch-chunk=0" 2>&1 | FileCheck %s --check-prefix=CHUNK
+// CHUNK: error: batch-chunk must be at least 1, not 0
+// CHUNK-NOT: error
+//
 // The bounds themselves are accepted.
 // RUN: embbag-opt %s --convert-embbag-to-loops="target=generic vector-bits=2048 max-vectors=64 prefetch-distance=-1 prefetch-locality=0 unroll=64" -o /dev/null
 // RUN: embbag-opt %s --convert-embbag-to-loops="vector-bits=64 prefetch-locality=3 unroll=1" -o /dev/null
+// RUN: embbag-opt %s --convert-embbag-to-loops="parallel=1 batch-tables=1 batch-chunk=1" -o /dev/null
 
 // The error is at the module, the op the pass runs on, not at the embbag op.
 module {
