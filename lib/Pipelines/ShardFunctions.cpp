@@ -11,6 +11,7 @@
 #include "ShardingUtils.h"
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 #include "embbag/Dialect/EmbBag/IR/ShardingInterfaceImpl.h"
 #include "embbag/Pipelines/Passes.h"
 
@@ -242,6 +243,31 @@ static LogicalResult checkReshards(func::FuncOp func) {
   return failure(walk.wasInterrupted());
 }
 
+/// Whether every use of `value`, through shard.shard annotations, is the
+/// table of an embbag op.
+static bool onlyTableOfEmbBagOps(Value value) {
+  return llvm::all_of(value.getUses(), [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto shardOp = dyn_cast<shard::ShardOp>(user))
+      return onlyTableOfEmbBagOps(shardOp.getResult());
+    auto bagOp = dyn_cast<embbag::BagOpInterface>(user);
+    return bagOp && bagOp.getBagOperands().table == use.get() &&
+           use.getOperandNumber() == 0;
+  });
+}
+
+/// `embbag.table_owner` places a table (table-wise sharding): on any other
+/// argument it would silently mean nothing.
+static LogicalResult checkTableOwners(func::FuncOp func) {
+  StringRef name = embbag::EmbBagDialect::TableOwnerAttrHelper::getNameStr();
+  for (BlockArgument arg : func.getArguments())
+    if (func.getArgAttr(arg.getArgNumber(), name) && !onlyTableOfEmbBagOps(arg))
+      return func.emitError("embbag-shard-to-llvm: argument ")
+             << arg.getArgNumber() << " has '" << name
+             << "' but is not only the table of embbag ops";
+  return success();
+}
+
 namespace {
 
 struct ShardFunctionsPass
@@ -249,7 +275,8 @@ struct ShardFunctionsPass
   LogicalResult shardFunction(func::FuncOp func) {
     OpPassManager propagate(func::FuncOp::getOperationName());
     propagate.addPass(shard::createShardingPropagation());
-    if (failed(runPipeline(propagate, func)) || failed(checkReshards(func)))
+    if (failed(checkTableOwners(func)) ||
+        failed(runPipeline(propagate, func)) || failed(checkReshards(func)))
       return failure();
     auto [argShardings, resultShardings] = boundaryShardings(func);
     if (resultShardings.size() != func.getNumResults())
