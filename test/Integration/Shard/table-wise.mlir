@@ -60,6 +60,18 @@ func.func @whole_on_owner(%t: tensor<5x2xf32> {embbag.table_owner = 1 : i64},
   return %s0, %s1 : tensor<3x2xf32>, tensor<2x2xf32>
 }
 
+// A 1x2 grid, the bags split over its axis 1: the peers' MPI ranks are
+// linearised from the grid.
+shard.grid @grid12(shape = 1x2) {sym_visibility = "private"}
+
+func.func @grid_axis_1(%t: tensor<5x2xf32> {embbag.table_owner = 1 : i64},
+                       %i: tensor<6xi32>, %o: tensor<5xi32>) -> tensor<5x2xf32> {
+  %bags = shard.sharding @grid12 split_axes = [[1]] sharded_dims_offsets = [0, 4, 5] : !shard.sharding
+  %r = embbag.offsets sum %t[%i] offsets(%o) : (tensor<5x2xf32>, tensor<6xi32>, tensor<5xi32>) -> tensor<5x2xf32>
+  %rs = shard.shard %r to %bags : tensor<5x2xf32>
+  return %rs : tensor<5x2xf32>
+}
+
 func.func @main() {
   %t0 = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [9.0, 10.0]]> : tensor<5x2xf32>
   %t1 = arith.constant dense<[[1.0, -2.0], [3.0, 0.0], [-5.0, 6.0], [7.0, 1.0]]> : tensor<4x2xf32>
@@ -126,6 +138,16 @@ func.func @main() {
   // CHECK-NEXT: [6.35085,   8.0829]]
   %p6 = tensor.cast %u#1 : tensor<2x2xf32> to tensor<*xf32>
   call @printMemrefF32(%p6) : (tensor<*xf32>) -> ()
+
+  %v = call @grid_axis_1(%t0, %i, %o) : (tensor<5x2xf32>, tensor<6xi32>, tensor<5xi32>) -> tensor<5x2xf32>
+  // CHECK: data =
+  // CHECK-NEXT: [6,   8],
+  // CHECK-NEXT: [0,   0],
+  // CHECK-NEXT: [3,   4],
+  // CHECK-NEXT: [8,   10],
+  // CHECK-NEXT: [1,   2]]
+  %p7 = tensor.cast %v : tensor<5x2xf32> to tensor<*xf32>
+  call @printMemrefF32(%p7) : (tensor<*xf32>) -> ()
   return
 }
 

@@ -14,14 +14,7 @@
 
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 
-#include <optional>
-
 namespace mlir::embbag {
-
-/// The process that owns the table of the embbag op `op`: the
-/// `embbag.table_owner` of the function argument the table is (through
-/// shard.shard annotations), if any.
-std::optional<int64_t> getTableOwner(Operation *op);
 
 /// The per-process IR of `op`, whose table is owned by process `owner` of
 /// the grid axis splitting the result's bags (`result`): the owner computes
