@@ -2,7 +2,8 @@
 //
 // The collectives MLIR 22.1's convert-shard-to-mpi leaves alone: all_slice
 // (upstream's patterns), all_gather (an all-reduce into zeros), send and
-// recv (MPI_Send, MPI_Recv: table-wise sharding's exchange).
+// recv (MPI_Send, MPI_Recv: table-wise sharding's exchange, first moved
+// down to where its result is used).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Transforms/Transforms.h"
@@ -204,10 +206,44 @@ struct RecvToMPI : public OpRewritePattern<shard::RecvOp> {
   SymbolTableCollection &symbols;
 };
 
+/// Table-wise sharding's exchange (lib/Dialect/EmbBag/IR/
+/// TableWiseSharding.cpp): an scf.if whose else branch receives
+/// (shard.recv) what its then branch sends.
+static bool isTableExchange(scf::IfOp op) {
+  return op.getNumResults() == 1 && op.elseBlock() &&
+         llvm::any_of(op.elseBlock()->getOperations(),
+                      llvm::IsaPred<shard::RecvOp>);
+}
+
+/// Moves each table exchange down to the first op of its block that uses
+/// its result (or the terminator): a rank then computes all its tables
+/// before it waits for the others' bags, instead of idling while each
+/// table's owner computes it in turn. Every rank moves the same exchanges,
+/// so the ranks still send and receive in one order.
+static void sinkTableExchanges(Operation *root) {
+  SmallVector<scf::IfOp> exchanges;
+  root->walk([&](scf::IfOp op) {
+    if (isTableExchange(op))
+      exchanges.push_back(op);
+  });
+  for (scf::IfOp op : exchanges) {
+    Block *block = op->getBlock();
+    if (!block->mightHaveTerminator())
+      continue;
+    Operation *first = block->getTerminator();
+    for (Operation *user : op->getUsers())
+      if (Operation *ancestor = block->findAncestorOpInBlock(*user))
+        if (ancestor->isBeforeInBlock(first))
+          first = ancestor;
+    op->moveBefore(first);
+  }
+}
+
 struct LowerShardCollectivesPass
     : public embbag::impl::EmbBagLowerShardCollectivesBase<
           LowerShardCollectivesPass> {
   void runOnOperation() override {
+    sinkTableExchanges(getOperation());
     SymbolTableCollection symbolTables;
     RewritePatternSet patterns(&getContext());
     shard::populateAllSliceOpLoweringPatterns(patterns, symbolTables);

@@ -11,8 +11,9 @@ shard.grid @grid(shape = 2)
 // CHECK-DAG: %[[TAG:.*]] = arith.constant 23 : i32
 // CHECK-DAG: %[[RANK0:.*]] = arith.constant 0 : i32
 // CHECK-DAG: %[[RANK1:.*]] = arith.constant 1 : i32
+// CHECK: %[[WHOLE:.*]] = scf.if
+// CHECK:   embbag.packed sum
 // CHECK: scf.if
-// CHECK:   %[[WHOLE:.*]] = embbag.packed sum
 // CHECK:   %[[PART:.*]] = tensor.extract_slice %[[WHOLE]][0, 0] [2, 2] [1, 1]
 // CHECK:   %[[SRC:.*]] = bufferization.to_buffer %[[PART]] read_only : tensor<2x2xf32> to memref<2x2xf32>
 // CHECK:   %[[COPY:.*]] = memref.alloc() : memref<2x2xf32>
@@ -60,4 +61,36 @@ func.func @pool_2d(%t: tensor<4x2xf32> {embbag.table_owner = 2 : i64}, %i: tenso
   %r = embbag.packed sum %t[%i] : (tensor<4x2xf32>, tensor<9x3xi32>) -> tensor<9x2xf32>
   %rs = shard.shard %r to %bags : tensor<9x2xf32>
   return %rs : tensor<9x2xf32>
+}
+
+// -----
+
+// Two tables, one per rank: the exchanges move down to the return, after
+// both computations, so that each rank computes its table while the other
+// computes its own; both ranks still exchange in one order (table 0's bags,
+// then table 1's).
+shard.grid @grid(shape = 2)
+
+// CHECK-LABEL: func.func @two_tables__shard_local(
+// CHECK: scf.if
+// CHECK:   embbag.offsets sum %arg0
+// CHECK: scf.if
+// CHECK:   embbag.offsets sum %arg1
+// CHECK-NOT: embbag.
+// CHECK: scf.if
+// CHECK:   mpi.send
+// CHECK: } else {
+// CHECK:   mpi.recv
+// CHECK: scf.if
+// CHECK:   mpi.send
+// CHECK: } else {
+// CHECK:   mpi.recv
+// CHECK: return
+func.func @two_tables(%t0: tensor<4x2xf32> {embbag.table_owner = 0 : i64}, %t1: tensor<4x2xf32> {embbag.table_owner = 1 : i64}, %i: tensor<5xi32>, %o: tensor<4xi32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
+  %bags = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %r0 = embbag.offsets sum %t0[%i] offsets(%o) : (tensor<4x2xf32>, tensor<5xi32>, tensor<4xi32>) -> tensor<4x2xf32>
+  %s0 = shard.shard %r0 to %bags : tensor<4x2xf32>
+  %r1 = embbag.offsets sum %t1[%i] offsets(%o) : (tensor<4x2xf32>, tensor<5xi32>, tensor<4xi32>) -> tensor<4x2xf32>
+  %s1 = shard.shard %r1 to %bags : tensor<4x2xf32>
+  return %s0, %s1 : tensor<4x2xf32>, tensor<4x2xf32>
 }

@@ -57,7 +57,10 @@ def EmbBagLowerShardCollectives
     sharding's exchange) become a blocking `mpi.send` of a contiguous copy
     of the tensor and a blocking `mpi.recv` into a new buffer, in
     `MPI_COMM_WORLD` with the peer's rank linearised row-major from the
-    grid. Any other of these collectives (dynamic shapes, several grid
+    grid. Before that, each exchange of table-wise sharding (an `scf.if`
+    whose else branch holds a `shard.recv`) moves down to the first op of
+    its block that uses it, so that every rank computes all the tables it
+    owns before it waits for the other ranks' bags. Any other of these collectives (dynamic shapes, several grid
     axes, a dynamic peer) is an error.
   }];
   let dependentDialects = [
@@ -66,6 +69,7 @@ def EmbBagLowerShardCollectives
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::mpi::MPIDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::shard::ShardDialect",

@@ -1,9 +1,10 @@
 // RUN: embbag-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(sharding-propagation,shard-partition))' | FileCheck %s
 
 // Table-wise sharding's per-rank IR (docs/Sharding.md): the op runs, on
-// every operand whole, only in the branch of the table's owner, which sends
-// each other rank its bags; the others receive theirs. Nothing outside the
-// owner's branch reads the table.
+// every operand whole, only in the branch of the table's owner (the others
+// have no rows); then the owner sends each other rank its bags, and the
+// others receive theirs. Nothing outside the owner's branch reads the
+// table.
 
 shard.grid @grid(shape = 3)
 
@@ -12,8 +13,17 @@ shard.grid @grid(shape = 3)
 // CHECK: %[[RANK:.*]] = shard.process_multi_index on @grid axes = [0] : index
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[OWNER:.*]] = arith.cmpi eq, %[[RANK]], %[[C1]]
+// CHECK: %[[WHOLE:.*]] = scf.if %[[OWNER]] -> (tensor<?x4xf32>) {
+// CHECK:   %[[ALL:.*]] = embbag.offsets max %[[T]][%[[I]]] offsets(%[[O]]) : (tensor<9x4xf32>, tensor<7xi32>, tensor<6xi32>) -> tensor<6x4xf32>
+// CHECK:   %[[ALLD:.*]] = tensor.cast %[[ALL]] : tensor<6x4xf32> to tensor<?x4xf32>
+// CHECK:   scf.yield %[[ALLD]]
+// CHECK: } else {
+// CHECK-NOT: embbag.
+// CHECK:   %[[NONE:.*]] = tensor.empty() : tensor<0x4xf32>
+// CHECK:   %[[NONED:.*]] = tensor.cast %[[NONE]]
+// CHECK:   scf.yield %[[NONED]]
+// CHECK: }
 // CHECK: %[[R:.*]] = scf.if %[[OWNER]] -> (tensor<?x4xf32>) {
-// CHECK:   %[[WHOLE:.*]] = embbag.offsets max %[[T]][%[[I]]] offsets(%[[O]]) : (tensor<9x4xf32>, tensor<7xi32>, tensor<6xi32>) -> tensor<6x4xf32>
 // CHECK:   %[[P0:.*]] = tensor.extract_slice %[[WHOLE]][0, 0] [1, 4] [1, 1]
 // CHECK:   shard.send %[[P0]] on @grid grid_axes = [0] destination = [0] : (tensor<1x4xf32>) -> tensor<1x4xf32>
 // CHECK:   %[[P2:.*]] = tensor.extract_slice %[[WHOLE]][4, 0] [2, 4] [1, 1]
@@ -44,8 +54,9 @@ shard.grid @grid(shape = 2)
 // would split them with the bags); an even split, static per-rank types.
 // CHECK-LABEL: func.func @packed_even(
 // CHECK-SAME: %[[T:.*]]: tensor<5x2xf32> {embbag.table_owner = 0 : i64}, %[[I:.*]]: tensor<4x3xi32>) -> tensor<2x2xf32>
-// CHECK: scf.if %{{.*}} -> (tensor<2x2xf32>) {
+// CHECK: scf.if %{{.*}} -> (tensor<?x2xf32>) {
 // CHECK:   embbag.packed sum %[[T]][%[[I]]] : (tensor<5x2xf32>, tensor<4x3xi32>) -> tensor<4x2xf32>
+// CHECK: scf.if %{{.*}} -> (tensor<2x2xf32>) {
 // CHECK:   shard.send %{{.*}} destination = [1] : (tensor<2x2xf32>) -> tensor<2x2xf32>
 // CHECK: } else {
 // CHECK:   shard.recv %{{.*}} source = [0] : (tensor<2x2xf32>) -> tensor<2x2xf32>

@@ -5,16 +5,18 @@
 // placement is the function argument attribute `embbag.table_owner = N`;
 // the result's bag split is an ordinary shard annotation. Per process:
 //
-//   if (this process is N along the bag split's grid axis) {
-//     whole = the op on every operand, whole (every bag)
+//   whole = owner ? the op on every operand, whole (every bag) : no rows
+//   if (owner) {
 //     shard.send whole[bags of r] to r, for every other process r
 //     yield whole[bags of N]
 //   } else {
 //     yield shard.recv from N (this process's bags)
 //   }
 //
-// so that only the owner reads the table. embbag-lower-shard-collectives
-// lowers the sends and receives to MPI.
+// with `owner` this process being N along the bag split's grid axis, so
+// that only the owner reads the table. embbag-lower-shard-collectives moves
+// the exchange (the second if) down to its first user and lowers the sends
+// and receives to MPI.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,13 +134,43 @@ FailureOr<Value> mlir::embbag::partitionTableWise(
   Value isOwner =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, process,
                             arith::ConstantIndexOp::create(b, loc, owner));
+
+  // Compute: every bag on the owner, no rows elsewhere. Apart from the
+  // exchange so that embbag-lower-shard-collectives can move the exchanges
+  // after the computations of every table: each rank computes its tables
+  // while the others compute theirs.
+  auto dynamicBatch = RankedTensorType::get(
+      [&] {
+        SmallVector<int64_t> shape(wholeType.getShape());
+        shape[0] = ShapedType::kDynamic;
+        return shape;
+      }(),
+      wholeType.getElementType());
+  auto compute = scf::IfOp::create(b, loc, dynamicBatch, isOwner,
+                                   /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(compute.thenBlock());
+    Value all = createBagOp(b, loc, op, getReduction(op), local);
+    scf::YieldOp::create(
+        b, loc, ValueRange{tensor::CastOp::create(b, loc, dynamicBatch, all)});
+    b.setInsertionPointToStart(compute.elseBlock());
+    SmallVector<OpFoldResult> noRows =
+        getAsIndexOpFoldResult(b.getContext(), wholeType.getShape());
+    noRows[0] = b.getIndexAttr(0);
+    scf::YieldOp::create(b, loc,
+                         ValueRange{tensor::CastOp::create(
+                             b, loc, dynamicBatch,
+                             tensor::EmptyOp::create(
+                                 b, loc, noRows, wholeType.getElementType()))});
+  }
+  Value whole = compute.getResult(0);
+
+  // Exchange: the owner sends each process its part and keeps its own.
   auto ifOp = scf::IfOp::create(b, loc, localType, isOwner,
                                 /*withElseRegion=*/true);
-
-  // The owner: every bag, then each process's part.
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  Value whole = createBagOp(b, loc, op, getReduction(op), local);
   auto partOf = [&](int64_t p) {
     auto [start, size] = bagsOfProcess(offsets, batch, count, p);
     return sliceDim0(b, loc, whole, b.getIndexAttr(start),
