@@ -111,16 +111,43 @@ static std::pair<int64_t, int64_t> bagsOfProcess(ArrayRef<int64_t> offsets,
   return {process * (batch / count), batch / count};
 }
 
-FailureOr<Value> mlir::embbag::partitionTableWise(
-    OpBuilder &b, Operation *op, const BagOperands &local,
-    ArrayRef<Sharding> operandShardings, const Sharding &result,
-    shard::GridOp grid, int64_t owner) {
-  FailureOr<std::pair<GridAxis, int64_t>> axisAndCount =
-      checkTableWise(op, operandShardings, result, grid, owner);
-  if (failed(axisAndCount))
-    return failure();
-  auto [axis, count] = *axisAndCount;
-  Location loc = op->getLoc();
+/// Every bag on the owner (`isOwner`), no rows elsewhere: nothing but the
+/// owner's branch reads the operands. Apart from the exchange so that
+/// embbag-lower-shard-collectives can move the exchanges after the
+/// computations of every table: each rank computes its tables while the
+/// others compute theirs.
+static Value computeOnOwner(OpBuilder &b, Location loc, Operation *op,
+                            const BagOperands &local, Value isOwner) {
+  auto wholeType = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<int64_t> shape(wholeType.getShape());
+  shape[0] = ShapedType::kDynamic;
+  auto anyBatch = RankedTensorType::get(shape, wholeType.getElementType());
+  auto compute = scf::IfOp::create(b, loc, anyBatch, isOwner,
+                                   /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(compute.thenBlock());
+  Value all = createBagOp(b, loc, op, getReduction(op), local);
+  scf::YieldOp::create(
+      b, loc, ValueRange{tensor::CastOp::create(b, loc, anyBatch, all)});
+  b.setInsertionPointToStart(compute.elseBlock());
+  SmallVector<OpFoldResult> noRows =
+      getAsIndexOpFoldResult(b.getContext(), wholeType.getShape());
+  noRows[0] = b.getIndexAttr(0);
+  Value none =
+      tensor::EmptyOp::create(b, loc, noRows, wholeType.getElementType());
+  scf::YieldOp::create(
+      b, loc, ValueRange{tensor::CastOp::create(b, loc, anyBatch, none)});
+  return compute.getResult(0);
+}
+
+/// The owner sends each other process its part of `whole` and keeps its
+/// own; the others receive theirs. This process's bags, of the result's
+/// shard type.
+static FailureOr<Value> exchangeBags(OpBuilder &b, Location loc, Operation *op,
+                                     Value whole, Value isOwner,
+                                     const Sharding &result, shard::GridOp grid,
+                                     GridAxis axis, int64_t count,
+                                     int64_t owner) {
   auto wholeType = cast<RankedTensorType>(op->getResult(0).getType());
   auto localType =
       cast<RankedTensorType>(shard::shardType(wholeType, grid, result));
@@ -128,49 +155,10 @@ FailureOr<Value> mlir::embbag::partitionTableWise(
   int64_t batch = wholeType.getDimSize(0);
   StringRef gridName = grid.getSymName();
   SmallVector<GridAxis> axes{axis};
-
-  Value process =
-      shard::ProcessMultiIndexOp::create(b, loc, gridName, axes).getResult()[0];
-  Value isOwner =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, process,
-                            arith::ConstantIndexOp::create(b, loc, owner));
-
-  // Compute: every bag on the owner, no rows elsewhere. Apart from the
-  // exchange so that embbag-lower-shard-collectives can move the exchanges
-  // after the computations of every table: each rank computes its tables
-  // while the others compute theirs.
-  auto dynamicBatch = RankedTensorType::get(
-      [&] {
-        SmallVector<int64_t> shape(wholeType.getShape());
-        shape[0] = ShapedType::kDynamic;
-        return shape;
-      }(),
-      wholeType.getElementType());
-  auto compute = scf::IfOp::create(b, loc, dynamicBatch, isOwner,
-                                   /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(compute.thenBlock());
-    Value all = createBagOp(b, loc, op, getReduction(op), local);
-    scf::YieldOp::create(
-        b, loc, ValueRange{tensor::CastOp::create(b, loc, dynamicBatch, all)});
-    b.setInsertionPointToStart(compute.elseBlock());
-    SmallVector<OpFoldResult> noRows =
-        getAsIndexOpFoldResult(b.getContext(), wholeType.getShape());
-    noRows[0] = b.getIndexAttr(0);
-    scf::YieldOp::create(b, loc,
-                         ValueRange{tensor::CastOp::create(
-                             b, loc, dynamicBatch,
-                             tensor::EmptyOp::create(
-                                 b, loc, noRows, wholeType.getElementType()))});
-  }
-  Value whole = compute.getResult(0);
-
-  // Exchange: the owner sends each process its part and keeps its own.
-  auto ifOp = scf::IfOp::create(b, loc, localType, isOwner,
-                                /*withElseRegion=*/true);
+  auto exchange = scf::IfOp::create(b, loc, localType, isOwner,
+                                    /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
+  b.setInsertionPointToStart(exchange.thenBlock());
   auto partOf = [&](int64_t p) {
     auto [start, size] = bagsOfProcess(offsets, batch, count, p);
     return sliceDim0(b, loc, whole, b.getIndexAttr(start),
@@ -188,8 +176,7 @@ FailureOr<Value> mlir::embbag::partitionTableWise(
     own = tensor::CastOp::create(b, loc, localType, own);
   scf::YieldOp::create(b, loc, own);
 
-  // The others: their bags from the owner.
-  b.setInsertionPointToStart(ifOp.elseBlock());
+  b.setInsertionPointToStart(exchange.elseBlock());
   Value even = arith::ConstantIndexOp::create(b, loc, batch / count);
   FailureOr<ShardBounds> bounds = getShardBounds(b, loc, grid, result, 0, even);
   if (failed(bounds))
@@ -205,5 +192,26 @@ FailureOr<Value> mlir::embbag::partitionTableWise(
   if (received.getType() != localType)
     received = tensor::CastOp::create(b, loc, localType, received);
   scf::YieldOp::create(b, loc, received);
-  return ifOp.getResult(0);
+  return exchange.getResult(0);
+}
+
+FailureOr<Value> mlir::embbag::partitionTableWise(
+    OpBuilder &b, Operation *op, const BagOperands &local,
+    ArrayRef<Sharding> operandShardings, const Sharding &result,
+    shard::GridOp grid, int64_t owner) {
+  FailureOr<std::pair<GridAxis, int64_t>> axisAndCount =
+      checkTableWise(op, operandShardings, result, grid, owner);
+  if (failed(axisAndCount))
+    return failure();
+  auto [axis, count] = *axisAndCount;
+  Location loc = op->getLoc();
+  Value process = shard::ProcessMultiIndexOp::create(
+                      b, loc, grid.getSymName(), SmallVector<GridAxis>{axis})
+                      .getResult()[0];
+  Value isOwner =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, process,
+                            arith::ConstantIndexOp::create(b, loc, owner));
+  Value whole = computeOnOwner(b, loc, op, local, isOwner);
+  return exchangeBags(b, loc, op, whole, isOwner, result, grid, axis, count,
+                      owner);
 }
