@@ -736,8 +736,6 @@ static FailureOr<Split> classify(Operation *op, const Sharding &table,
                          "table replicated)");
 }
 
-namespace {
-
 /// Table-wise sharding (TableWiseSharding.h): the op runs whole on the
 /// table's owner, so every form of it is supported (include_last_offset,
 /// padding_idx, quantized tables, every reduction).
@@ -767,6 +765,8 @@ static LogicalResult partitionOwnedTable(
   partitionMap.map(op->getResult(0), *res);
   return success();
 }
+
+namespace {
 
 template <typename OpTy>
 struct BagShardingModel
