@@ -58,6 +58,9 @@ while IFS= read -r example; do
     # One output file per rank (mpirun's -prepend-rank splits the lines of
     # unbuffered output), printed one after the other.
     out="$BUILD_DIR/sharded-example.out"
+    # mpirun writes into existing files without truncating them: a longer
+    # output of the previous example would show through.
+    rm -f "$out".*
     if ! "$BUILD_DIR/bin/embbag-opt" "$example" --embbag-shard-to-llvm >"$BUILD_DIR/sharded-example.mlir" ||
       ! mpirun.mpich -np 2 -outfile-pattern "$out.%r" "$LLVM_PREFIX/bin/mlir-runner" -e main \
         -entry-point-result=void -shared-libs="$runner_libs,$libmpich" \

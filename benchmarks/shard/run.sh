@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 1 process vs 2 MPI ranks for the row-wise and column-wise sharding of one
-# embbag.offsets sum kernel (docs/Sharding.md), on a DRAM-bound table.
+# embbag.offsets sum kernel (docs/Sharding.md), on a DRAM-bound table, and
+# for the table-wise sharding of two such kernels (one table per rank).
 #
 #   benchmarks/shard/run.sh [--quick]
 #
@@ -25,7 +26,7 @@ printf '# embbag sharding: %s x %s f32 table (%s MiB), %s bags x %s, offsets sum
 printf '# %s, %s\n' "$(lscpu | sed -n 's/^Model name: *//p')" "$(date -u +%Y-%m-%dT%H:%MZ)"
 printf '| split | 1 process ms | 2 ranks ms | speed-up | all-reduce payload / call | sent per rank / call | checksums |\n'
 printf '|---|---|---|---|---|---|---|\n'
-for split in row column; do
+for split in row column table; do
   python3 "$ROOT/benchmarks/shard/gen.py" --split "$split" --rows "$ROWS" \
     --dim "$DIM" --batch "$BATCH" --bag "$BAG" --calls "$CALLS" >"$WORK/k.mlir"
   "$BUILD_DIR/bin/embbag-opt" "$WORK/k.mlir" --embbag-drop-sharding --embbag-to-llvm >"$WORK/one.mlir"
@@ -43,7 +44,15 @@ for split in row column; do
   python3 - "$split" "$one" "$two" "$payload" "$same" <<'PY'
 import sys
 split, one, two, payload, same = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-print(f"| {split} | {one:.2f} | {two:.2f} | {one / two:.2f}x | {payload / 1024:.0f} KiB | {payload / 1024:.0f} KiB | {same} |")
+kib = payload // 1024
+if split == "table":
+    # Two results rebuilt by the wrapper (an all-reduce each); the exchange:
+    # each owner sends the other rank half of its table's bags.
+    reduce, sent = f"{2 * kib} KiB", f"{kib // 2} KiB exchange + {2 * kib} KiB"
+    split = "table (2 tables)"
+else:
+    reduce, sent = f"{kib} KiB", f"{kib} KiB"
+print(f"| {split} | {one:.2f} | {two:.2f} | {one / two:.2f}x | {reduce} | {sent} | {same} |")
 PY
 done
 # Where the all-reduce comes from: row-wise, the kernel's sum of the ranks'
@@ -51,4 +60,4 @@ done
 # every rank (each rank writes its columns into zeros, docs/Sharding.md).
 # Calling <name>__shard_local directly on local shards leaves column-wise
 # with no communication at all.
-printf '\nAll-reduce: row-wise in the kernel (partial bags); column-wise in the wrapper that rebuilds the whole result on every rank (none when <name>__shard_local is called directly).\n'
+printf '\nAll-reduce: row-wise in the kernel (partial bags); column-wise and table-wise in the wrapper that rebuilds the whole result on every rank (none when <name>__shard_local is called directly). Table-wise: 1 process looks up both tables, each rank the one it owns, then the owners exchange half of the bags.\n'

@@ -11,6 +11,7 @@
 #include "ShardingUtils.h"
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
 #include "embbag/Dialect/EmbBag/IR/ShardingInterfaceImpl.h"
 #include "embbag/Pipelines/Passes.h"
 
@@ -242,6 +243,48 @@ static LogicalResult checkReshards(func::FuncOp func) {
   return failure(walk.wasInterrupted());
 }
 
+/// Whether every use of `value`, through shard.shard annotations, is the
+/// table of an embbag op.
+static bool onlyTableOfEmbBagOps(Value value) {
+  return llvm::all_of(value.getUses(), [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto shardOp = dyn_cast<shard::ShardOp>(user))
+      return onlyTableOfEmbBagOps(shardOp.getResult());
+    auto bagOp = dyn_cast<embbag::BagOpInterface>(user);
+    return bagOp && bagOp.getBagOperands().table == use.get() &&
+           use.getOperandNumber() == 0;
+  });
+}
+
+/// `embbag.table_owner` places a table (table-wise sharding): on any other
+/// argument it would silently mean nothing.
+static LogicalResult checkTableOwners(func::FuncOp func) {
+  StringRef name = embbag::EmbBagDialect::TableOwnerAttrHelper::getNameStr();
+  for (BlockArgument arg : func.getArguments())
+    if (func.getArgAttr(arg.getArgNumber(), name) && !onlyTableOfEmbBagOps(arg))
+      return func.emitError("embbag-shard-to-llvm: argument ")
+             << arg.getArgNumber() << " has '" << name
+             << "' but is not only the table of embbag ops";
+  return success();
+}
+
+/// After propagation: every embbag op reading a placed table has its result
+/// annotated. MLIR 22.1's shard-partition crashes on an embbag op left
+/// without annotations in a sharded function; for these ops the missing
+/// bag split is the user's to give.
+static LogicalResult checkOwnedTablesAnnotated(func::FuncOp func) {
+  WalkResult walk = func.walk([](embbag::BagOpInterface op) {
+    if (!embbag::getTableOwner(op) ||
+        llvm::any_of(op->getUsers(), llvm::IsaPred<shard::ShardOp>))
+      return WalkResult::advance();
+    op->emitOpError("table-wise sharding: the result must be split on its "
+                    "bags (dimension 0) over one grid axis, e.g. "
+                    "shard.sharding @grid split_axes = [[0]]");
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 namespace {
 
 struct ShardFunctionsPass
@@ -249,7 +292,9 @@ struct ShardFunctionsPass
   LogicalResult shardFunction(func::FuncOp func) {
     OpPassManager propagate(func::FuncOp::getOperationName());
     propagate.addPass(shard::createShardingPropagation());
-    if (failed(runPipeline(propagate, func)) || failed(checkReshards(func)))
+    if (failed(checkTableOwners(func)) ||
+        failed(runPipeline(propagate, func)) ||
+        failed(checkOwnedTablesAnnotated(func)) || failed(checkReshards(func)))
       return failure();
     auto [argShardings, resultShardings] = boundaryShardings(func);
     if (resultShardings.size() != func.getNumResults())

@@ -52,12 +52,24 @@ def EmbBagLowerShardCollectives
     of the local tensor); `shard.all_gather` of static tensors over one grid
     axis becomes an all-reduce: each process writes its part into zeros at
     its offset along the gather axis and `shard.all_reduce` sums them (the
-    partitioner emits all-gathers of even splits only). Any other of these
-    collectives (dynamic shapes, several grid axes) is an error.
+    partitioner emits all-gathers of even splits only). `shard.send` and
+    `shard.recv` over one grid axis with a static peer (table-wise
+    sharding's exchange) become a blocking `mpi.send` of a contiguous copy
+    of the tensor and a blocking `mpi.recv` into a new buffer, in
+    `MPI_COMM_WORLD` with the peer's rank linearised row-major from the
+    grid. Before that, each exchange of table-wise sharding (an `scf.if`
+    whose else branch holds a `shard.recv`) moves down to the first op of
+    its block that uses it, so that every rank computes all the tables it
+    owns before it waits for the other ranks' bags. Any other of these collectives (dynamic shapes, several grid
+    axes, a dynamic peer) is an error.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::mpi::MPIDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::shard::ShardDialect",

@@ -73,3 +73,22 @@ LogicalResult EmbBagDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown embbag attribute '"
                          << attr.getName().getValue() << "'";
 }
+
+LogicalResult EmbBagDialect::verifyRegionArgAttribute(Operation *op,
+                                                      unsigned regionIndex,
+                                                      unsigned argIndex,
+                                                      NamedAttribute attr) {
+  if (attr.getName() != TableOwnerAttrHelper::getNameStr())
+    return op->emitError() << "unknown embbag argument attribute '"
+                           << attr.getName().getValue() << "'";
+  // A process index along a grid axis; the axis and its size are known only
+  // where an op shards the table, and embbag-shard-functions checks that
+  // the argument is a table. The attribute stays through bufferization and
+  // the LLVM lowering (the argument then a memref or a pointer).
+  auto owner = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!owner || !owner.getType().isSignlessInteger() ||
+      owner.getValue().isNegative())
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be a non-negative integer";
+  return success();
+}

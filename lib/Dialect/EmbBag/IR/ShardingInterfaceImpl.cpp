@@ -22,6 +22,7 @@
 #include "embbag/Dialect/EmbBag/IR/ShardingInterfaceImpl.h"
 
 #include "BagOpUtils.h"
+#include "TableWiseSharding.h"
 
 #include "embbag/Dialect/EmbBag/IR/RuntimeContract.h"
 
@@ -224,7 +225,9 @@ getAnnotations(Operation *op, const LoopSplit &split, FlatSymbolRefAttr grid) {
       res.push_back(Sharding());
     } else if (operand.get() == o.table && operand.getOperandNumber() == 0) {
       res.push_back(table);
-    } else if (isPacked(op) && split.kind == Split::Bag) {
+    } else if (isPacked(op) && split.kind == Split::Bag &&
+               !getTableOwner(op)) {
+      // (A table-wise op's owner computes every bag: all of its indices.)
       // Indices and weights of embbag.packed follow the bags.
       res.push_back(makeSharding(ctx, grid, type.getRank(), 0, split.axes,
                                  resultOffsets));
@@ -733,6 +736,36 @@ static FailureOr<Split> classify(Operation *op, const Sharding &table,
                          "table replicated)");
 }
 
+/// Table-wise sharding (TableWiseSharding.h): the op runs whole on the
+/// table's owner, so every form of it is supported (include_last_offset,
+/// padding_idx, quantized tables, every reduction).
+static LogicalResult partitionOwnedTable(
+    Operation *op, ArrayRef<Value> partitionedOperands,
+    ArrayRef<Sharding> operandShardings, ArrayRef<Sharding> resultShardings,
+    IRMapping &partitionMap, SymbolTableCollection &symbolTable, OpBuilder &b,
+    int64_t owner) {
+  Sharding result = resultShardings[0];
+  if (!result)
+    return op->emitOpError("table-wise sharding: the result must be split on "
+                           "its bags (dimension 0) over one grid axis, e.g. "
+                           "shard.sharding @grid split_axes = [[0]]");
+  if (failed(checkShardedDimsOffsets(op, operandShardings, resultShardings,
+                                     symbolTable)))
+    return failure();
+  IRMapping operands;
+  operands.map(op->getOperands(), partitionedOperands);
+  BagOperands local = getBagOperands(op).map(
+      [&](Value v) { return operands.lookupOrDefault(v); });
+  local.materializeStatics(b, op->getLoc());
+  shard::GridOp grid = shard::getGrid(op, result.getGridAttr(), symbolTable);
+  FailureOr<Value> res = partitionTableWise(b, op, local, operandShardings,
+                                            result, grid, owner);
+  if (failed(res))
+    return failure();
+  partitionMap.map(op->getResult(0), *res);
+  return success();
+}
+
 namespace {
 
 template <typename OpTy>
@@ -788,6 +821,10 @@ struct BagShardingModel
                           IRMapping &partitionMap,
                           SymbolTableCollection &symbolTable,
                           OpBuilder &b) const {
+    if (std::optional<int64_t> owner = getTableOwner(op))
+      return partitionOwnedTable(op, partitionedOperands, operandShardings,
+                                 resultShardings, partitionMap, symbolTable,
+                                 b, *owner);
     // Every split rewrites the offsets as bag starts; the form with a
     // closing offset is not taught to it.
     if (cast<BagOpInterface>(op).getIncludeLastOffset())

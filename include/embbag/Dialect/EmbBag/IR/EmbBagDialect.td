@@ -36,7 +36,7 @@ def EmbBag_Dialect : Dialect {
     lowering passes check them by default and stop the program with a message
     naming the op (see `--convert-embbag-to-loops` option `checks`).
 
-    The dialect has two discardable attributes, both unit attributes.
+    The dialect has two discardable attributes on ops, both unit attributes.
     `embbag.runtime_check`, valid on `cf.assert` only, marks the asserts of
     those runtime checks, which `--convert-embbag-assert-to-llvm` rewrites
     to report on stderr. A `cf.assert` without it is the user's and keeps its
@@ -44,6 +44,12 @@ def EmbBag_Dialect : Dialect {
     on `scf.for` only, marks a kernel's bag loop whose body dispatches over
     a row length known only at run time; `--embbag-unswitch-row-dispatch`
     hoists that dispatch out of the loop once it is on buffers.
+
+    A third, `embbag.table_owner = N : i64` (N a non-negative integer), is
+    an argument attribute of a function whose argument is the table of
+    embbag ops: the table lives on process N of the grid axis that splits
+    those ops' bags (table-wise sharding, docs/Sharding.md), and only
+    process N reads it.
 
     The lowering passes rewrite the embbag ops and nothing else; the code
     around them comes out as it went in.
@@ -62,9 +68,14 @@ def EmbBag_Dialect : Dialect {
   // `--convert-embbag-assert-to-llvm` rewrites those and no user assert.
   // `embbag.row_dispatch` marks the bag loops that
   // `--embbag-unswitch-row-dispatch` may rewrite, and no user loop.
+  // `embbag.table_owner` (an integer, on a function's tensor argument)
+  // places a table on one process of a grid axis: table-wise sharding
+  // (docs/Sharding.md).
   let discardableAttrs = (ins "::mlir::UnitAttr":$runtime_check,
-                              "::mlir::UnitAttr":$row_dispatch);
+                              "::mlir::UnitAttr":$row_dispatch,
+                              "::mlir::IntegerAttr":$table_owner);
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   // The canonicalization patterns of every op with BagOpInterface.
   let hasCanonicalizer = 1;
 }

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
+
 namespace mlir {
 class DialectRegistry;
 class OpBuilder;
@@ -45,6 +47,11 @@ FailureOr<ShardBounds> getShardBounds(OpBuilder &builder, Location loc,
                                       shard::GridOp grid,
                                       const shard::Sharding &sharding,
                                       int64_t dim, Value evenSize);
+
+/// The process that owns the table of the embbag op `op` (table-wise
+/// sharding): the `embbag.table_owner` of the function argument the table
+/// is, through shard.shard annotations; none if it has none.
+std::optional<int64_t> getTableOwner(Operation *op);
 
 } // namespace embbag
 } // namespace mlir
