@@ -8,11 +8,13 @@
 //                            the forward op, reported as the training op),
 //                            each position's bag, the bags' scales, max's
 //                            winning positions
-//   TrainingKernels.cpp      the positions grouped by table row (a stable
-//                            counting sort), then one loop over the unique
-//                            rows, each accumulating its gradient in index
-//                            order: the dense or sparse gradient, the
-//                            weights' gradient, sgd and row-wise Adagrad
+//   TrainingGrouping.cpp     the positions grouped by table row: a stable
+//                            counting sort for tables of few rows per
+//                            position, else a stable radix sort
+//   TrainingKernels.cpp      one loop over the unique rows, each
+//                            accumulating its gradient in index order:
+//                            the dense or sparse gradient, the weights'
+//                            gradient, sgd and row-wise Adagrad
 //   TrainingPatterns.cpp     the patterns
 //
 //===----------------------------------------------------------------------===//
@@ -51,6 +53,9 @@ struct TrainProblem {
   Type storageType, accType; // accType: f32 for f16/bf16
   int64_t lanes = 8;          // accumulator elements per vector
   bool parallel = false;      // the loop over unique rows as scf.forall
+  // How many unique rows ahead the row loop prefetches the rows it
+  // updates; 0: no prefetch (a table the caches hold).
+  int64_t prefetchRows = 0;
 
   bool isMax() const { return reduction == Reduction::max; }
   bool isSqrtn() const { return reduction == Reduction::sqrtn; }
@@ -81,6 +86,13 @@ SmallVector<Value> forEachChunk(ImplicitLocOpBuilder &b,
                                 const TrainProblem &p, ValueRange inits,
                                 ChunkBody body);
 
+/// TrainingKernels.cpp: a pass over a block of a row's vectors: `body`
+/// gets the block's first column, one mask per vector (null: a whole
+/// vector) and the iter_args, and returns their next values.
+using PassBody = function_ref<SmallVector<Value>(
+    ImplicitLocOpBuilder &b, Value col, ArrayRef<Value> masks,
+    ValueRange iterArgs)>;
+
 /// TrainingNormalForm.cpp: the normal form of the training op `op`, whose
 /// forward op (same operands and clauses, result of `dy`'s type) is
 /// `forward`; emits the forward op's contract checks, reported as `op`'s,
@@ -91,15 +103,17 @@ TrainProblem normalizeTraining(ImplicitLocOpBuilder &b, Operation *op,
 
 /// The table rows the positions touch, and the positions grouped by row.
 struct RowGroups {
-  // tensor<(num_emb + 3) x index>: row r's positions are
-  // perm[bounds[r] : bounds[r + 1]], in index order.
-  Value bounds;
-  Value perm;       // tensor<n x index>
+  // tensor<m x index>: the read positions grouped by row, ascending rows,
+  // each row's positions in index order.
+  Value perm;
+  // tensor<n + 2 x index>: the positions of the u-th unique row are
+  // perm[starts[u] : starts[u + 1]], for u < numUnique.
+  Value starts;
   Value uniqueRows; // tensor<n + 1 x T_IND>: the first numUnique sorted rows
   Value numUnique;  // index
 };
 
-/// TrainingKernels.cpp: groups `p`'s positions by the row they read.
+/// TrainingGrouping.cpp: groups `p`'s positions by the row they read.
 RowGroups groupByRow(ImplicitLocOpBuilder &b, const TrainProblem &p);
 
 /// TrainingKernels.cpp: the table gradient, dense ([num_emb, row]) or with

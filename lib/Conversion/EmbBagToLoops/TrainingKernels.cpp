@@ -1,16 +1,17 @@
 //===- TrainingKernels.cpp - Gradients and fused updates as loops ---------===//
 //
 // Every training kernel has the same shape. The positions that a bag reads
-// are grouped by the table row they read, with a stable counting sort (a
-// histogram of the rows, its prefix sum, one scatter of the positions in
-// index order): row r's positions are then a contiguous run, in index
-// order, and the rows that have one are listed in ascending order. One loop
-// over those unique rows (an scf.forall with `parallel`) accumulates each
-// row's gradient, a vector of the row at a time in f32 (f64 for f64
-// tables), its positions in index order, and stores it (or applies it to
-// the table) once. No two iterations touch the same row, and each row's
-// sum is taken in the same order whatever the threads: the results are
-// the same bits on one thread or many.
+// are grouped by the table row they read, each row's in index order
+// (TrainingGrouping.cpp), and the rows that have positions are listed in
+// ascending order. One loop over those unique rows (an scf.forall with
+// `parallel`) accumulates each row's gradient in f32 (f64 for f64 tables):
+// a pass over the row's positions sums a block of up to kPassVectors
+// vectors of the row at once, in registers, whole vectors but the row's
+// last one when the row length is static; the gradient is then stored (or
+// applied to the table) once. The rows a few iterations ahead are
+// prefetched when the table outgrows the caches. No two iterations touch
+// the same row, and each row's sum is taken in the same order whatever the
+// threads: the results are the same bits on one thread or many.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,9 @@
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -97,7 +100,7 @@ SmallVector<Value> mlir::embbag::loops::forEachChunk(ImplicitLocOpBuilder &b,
 }
 
 //===----------------------------------------------------------------------===//
-// The positions grouped by row
+// Scratch tensors
 //===----------------------------------------------------------------------===//
 
 Value mlir::embbag::loops::splat1D(ImplicitLocOpBuilder &b, Value value,
@@ -110,114 +113,6 @@ Value mlir::embbag::loops::splat1D(ImplicitLocOpBuilder &b, Value value,
 static Value isRead(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j) {
   Value bag = tensor::ExtractOp::create(b, p.bagOf, j);
   return arith::CmpIOp::create(b, arith::CmpIPredicate::sge, bag, cst(b, 0));
-}
-
-/// hist[r + 2] = how many read positions hold row r; the unread ones are
-/// counted in the last slot, num_emb + 2, which no row reads: no branch.
-static Value rowHistogram(ImplicitLocOpBuilder &b, const TrainProblem &p) {
-  Value size = arith::AddIOp::create(b, p.numEmb, cst(b, 3));
-  Value spill = arith::AddIOp::create(b, p.numEmb, cst(b, 2));
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numPositions, cst(b, 1),
-      ValueRange{splat1D(b, cst(b, 0), size)},
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        Value slot = arith::AddIOp::create(
-            ib, extractIndex(ib, p.indices, j), cst(ib, 2));
-        slot = arith::SelectOp::create(ib, isRead(ib, p, j), slot, spill);
-        Value n = tensor::ExtractOp::create(ib, iter[0], slot);
-        Value inc = arith::AddIOp::create(ib, n, cst(ib, 1));
-        scf::YieldOp::create(
-            ib, tensor::InsertOp::create(ib, inc, iter[0], slot).getResult());
-      });
-  return loop.getResult(0);
-}
-
-/// The inclusive prefix sum of the histogram over the rows (bounds[r + 1]
-/// becomes where row r's positions start) and the rows with positions, in
-/// ascending order.
-static std::tuple<Value, Value, Value>
-prefixAndUniqueRows(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                    Value hist) {
-  Type indexType = getElementTypeOrSelf(p.indices.getType());
-  // One more than the positions: the sparse result slices [0, numUnique)
-  // out of it, which must be in bounds even without positions.
-  Value capacity = arith::AddIOp::create(b, p.numPositions, cst(b, 1));
-  Value rows = tensor::EmptyOp::create(
-      b, ArrayRef<OpFoldResult>{getAsOpFoldResult(capacity)}, indexType);
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numEmb, cst(b, 1),
-      ValueRange{hist, rows, cst(b, 0), cst(b, 0)},
-      [&](OpBuilder &nested, Location loc, Value r, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        Value slot = arith::AddIOp::create(ib, r, cst(ib, 2));
-        Value count = tensor::ExtractOp::create(ib, iter[0], slot);
-        Value end = arith::AddIOp::create(ib, iter[3], count);
-        Value bounds = tensor::InsertOp::create(ib, end, iter[0], slot);
-        Value used = arith::CmpIOp::create(ib, arith::CmpIPredicate::ne,
-                                           count, cst(ib, 0));
-        auto append = scf::IfOp::create(
-            ib, used,
-            [&](OpBuilder &n2, Location l2) {
-              ImplicitLocOpBuilder tb(l2, n2);
-              Value row = arith::IndexCastOp::create(tb, indexType, r);
-              scf::YieldOp::create(
-                  tb, tensor::InsertOp::create(tb, row, iter[1], iter[2])
-                          .getResult());
-            },
-            [&](OpBuilder &n2, Location l2) {
-              scf::YieldOp::create(n2, l2, iter[1]);
-            });
-        Value numUnique = arith::AddIOp::create(
-            ib, iter[2], arith::IndexCastUIOp::create(ib, ib.getIndexType(),
-                                                      used));
-        scf::YieldOp::create(
-            ib, ValueRange{bounds, append.getResult(0), numUnique, end});
-      });
-  return {loop.getResult(0), loop.getResult(1), loop.getResult(2)};
-}
-
-/// Scatters the read positions, in index order, to their row's run; each
-/// row's cursor bounds[r + 1] ends at the start of row r + 1's run.
-static Value scatterPositions(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                              Value &bounds) {
-  Value perm = tensor::EmptyOp::create(
-      b, ArrayRef<OpFoldResult>{getAsOpFoldResult(p.numPositions)},
-      b.getIndexType());
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numPositions, cst(b, 1), ValueRange{bounds, perm},
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        auto ifOp = scf::IfOp::create(
-            ib, isRead(ib, p, j),
-            [&](OpBuilder &n2, Location l2) {
-              ImplicitLocOpBuilder tb(l2, n2);
-              Value slot = arith::AddIOp::create(
-                  tb, extractIndex(tb, p.indices, j), cst(tb, 1));
-              Value pos = tensor::ExtractOp::create(tb, iter[0], slot);
-              Value next = arith::AddIOp::create(tb, pos, cst(tb, 1));
-              scf::YieldOp::create(
-                  tb, ValueRange{
-                          tensor::InsertOp::create(tb, next, iter[0], slot),
-                          tensor::InsertOp::create(tb, j, iter[1], pos)});
-            },
-            [&](OpBuilder &n2, Location l2) {
-              scf::YieldOp::create(n2, l2, iter);
-            });
-        scf::YieldOp::create(ib, ifOp.getResults());
-      });
-  bounds = loop.getResult(0);
-  return loop.getResult(1);
-}
-
-RowGroups mlir::embbag::loops::groupByRow(ImplicitLocOpBuilder &b,
-                                          const TrainProblem &p) {
-  RowGroups g;
-  Value hist = rowHistogram(b, p);
-  std::tie(g.bounds, g.uniqueRows, g.numUnique) =
-      prefixAndUniqueRows(b, p, hist);
-  g.perm = scatterPositions(b, p, g.bounds);
-  return g;
 }
 
 //===----------------------------------------------------------------------===//
@@ -238,44 +133,108 @@ static Value coefficient(ImplicitLocOpBuilder &b, const TrainProblem &p,
   return c;
 }
 
-/// The gradient of the vector at `col` of the row whose positions are
-/// perm[lo : hi]: the sum, in index order, of each position's share of its
-/// bag's dy (for max, dy where the position won the element).
-static Value accumulateRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                           const RowGroups &g, Value lo, Value hi, Value col,
-                           Value mask) {
+/// Accumulator vectors per pass over a row's positions: with the dy vector
+/// loaded and the coefficient they fit AVX2's 16 registers (max also holds
+/// the winning positions, vectors of i64).
+static int64_t passVectors(const TrainProblem &p) { return p.isMax() ? 4 : 8; }
+
+/// The table's row length when it is static, or ShapedType::kDynamic.
+static int64_t staticRowLength(const TrainProblem &p) {
+  return cast<RankedTensorType>(p.table.getType()).getDimSize(1);
+}
+
+/// Whether one pass covers the whole row (a static row of at most
+/// passVectors vectors).
+static bool isSinglePass(const TrainProblem &p) {
+  int64_t row = staticRowLength(p);
+  return !ShapedType::isDynamic(row) &&
+         llvm::divideCeil(row, p.lanes) <= passVectors(p);
+}
+
+/// The column of the vector `v` of a block starting at `col`.
+static Value vectorColumn(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                          Value col, size_t v) {
+  if (v == 0)
+    return col;
+  return arith::AddIOp::create(b, col,
+                               cst(b, static_cast<int64_t>(v) * p.lanes));
+}
+
+/// The passes over a row: for a static row, blocks of passVectors vectors,
+/// each vector whole (a null mask) but a partial last one; for a dynamic
+/// row, a loop over single masked vectors. `body` gets each block's first
+/// column, its masks and the iter_args, and returns their next values.
+static SmallVector<Value> forEachPass(ImplicitLocOpBuilder &b,
+                                      const TrainProblem &p, ValueRange inits,
+                                      PassBody body) {
+  int64_t row = staticRowLength(p);
+  if (ShapedType::isDynamic(row))
+    return forEachChunk(b, p, inits,
+                        [&](ImplicitLocOpBuilder &cb, Value col, Value mask,
+                            ValueRange iter) {
+                          return body(cb, col, {mask}, iter);
+                        });
+  SmallVector<Value> iter(inits);
+  int64_t numVectors = llvm::divideCeil(row, p.lanes);
+  for (int64_t first = 0; first < numVectors; first += passVectors(p)) {
+    int64_t count = std::min(passVectors(p), numVectors - first);
+    SmallVector<Value> masks(count);
+    int64_t lastCol = (first + count - 1) * p.lanes;
+    if (row - lastCol < p.lanes)
+      masks.back() = chunkMask(b, p, cst(b, lastCol));
+    iter = body(b, cst(b, first * p.lanes), masks, iter);
+  }
+  return iter;
+}
+
+/// The gradient of the block of vectors at `col` (masks: one per vector)
+/// of the row whose positions are perm[lo : hi]: the sums, in index order,
+/// of each position's share of its bag's dy (for max, dy where the
+/// position won the element), one walk over the positions for the block.
+static SmallVector<Value> accumulateRow(ImplicitLocOpBuilder &b,
+                                        const TrainProblem &p,
+                                        const RowGroups &g, Value lo,
+                                        Value hi, Value col,
+                                        ArrayRef<Value> masks) {
   auto vecType = VectorType::get({p.lanes}, p.accType);
   auto vecI64 = VectorType::get({p.lanes}, b.getI64Type());
   Value zeros = arith::ConstantOp::create(
       b, DenseElementsAttr::get(vecType, b.getFloatAttr(p.accType, 0.0)));
+  SmallVector<Value> inits(masks.size(), zeros);
   auto loop = scf::ForOp::create(
-      b, lo, hi, cst(b, 1), ValueRange{zeros},
+      b, lo, hi, cst(b, 1), inits,
       [&](OpBuilder &nested, Location loc, Value q, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value j = tensor::ExtractOp::create(ib, g.perm, q);
         Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
-        Value dy = readAccVector(ib, p, p.dy, bag, col, mask);
-        Value acc;
-        if (p.isMax()) {
-          Value pad = arith::ConstantOp::create(ib, ib.getI64IntegerAttr(-1));
-          Value won = vector::TransferReadOp::create(
-              ib, vecI64, p.argmax, ValueRange{bag, col}, rowMap(ib), pad,
-              mask, ib.getBoolArrayAttr({true}));
-          Value jVec = vector::BroadcastOp::create(
+        Value cVec, jVec;
+        if (p.isMax())
+          jVec = vector::BroadcastOp::create(
               ib, vecI64, arith::IndexCastOp::create(ib, ib.getI64Type(), j));
-          Value mine = arith::CmpIOp::create(ib, arith::CmpIPredicate::eq,
-                                             won, jVec);
-          acc = arith::AddFOp::create(
-              ib, iter[0], arith::SelectOp::create(ib, mine, dy, zeros));
-        } else if (Value c = coefficient(ib, p, j, bag)) {
-          Value cVec = vector::BroadcastOp::create(ib, vecType, c);
-          acc = vector::FMAOp::create(ib, dy, cVec, iter[0]);
-        } else {
-          acc = arith::AddFOp::create(ib, iter[0], dy);
+        else if (Value c = coefficient(ib, p, j, bag))
+          cVec = vector::BroadcastOp::create(ib, vecType, c);
+        SmallVector<Value> next;
+        for (auto [v, mask] : llvm::enumerate(masks)) {
+          Value vcol = vectorColumn(ib, p, col, v);
+          Value dy = readAccVector(ib, p, p.dy, bag, vcol, mask);
+          if (p.isMax()) {
+            Value pad = arith::ConstantOp::create(ib, ib.getI64IntegerAttr(-1));
+            Value won = vector::TransferReadOp::create(
+                ib, vecI64, p.argmax, ValueRange{bag, vcol}, rowMap(ib), pad,
+                mask, ib.getBoolArrayAttr({true}));
+            Value mine = arith::CmpIOp::create(ib, arith::CmpIPredicate::eq,
+                                               won, jVec);
+            next.push_back(arith::AddFOp::create(
+                ib, iter[v], arith::SelectOp::create(ib, mine, dy, zeros)));
+          } else if (cVec) {
+            next.push_back(vector::FMAOp::create(ib, dy, cVec, iter[v]));
+          } else {
+            next.push_back(arith::AddFOp::create(ib, iter[v], dy));
+          }
         }
-        scf::YieldOp::create(ib, acc);
+        scf::YieldOp::create(ib, next);
       });
-  return loop.getResult(0);
+  return loop.getResults();
 }
 
 //===----------------------------------------------------------------------===//
@@ -304,16 +263,56 @@ static SmallVector<OpFoldResult> unitStrides(ImplicitLocOpBuilder &b,
   return SmallVector<OpFoldResult>(rank, b.getIndexAttr(1));
 }
 
-/// The slices of `outs` at unique row `u`, and the body's new slices.
+/// Prefetches (for writing) the row `p.prefetchRows` unique rows after
+/// unique row `u` (clamped to the last) of `buffer`, a [num_emb, row]
+/// memref: every cache line of it, the row's last element too since rows
+/// need not start on lines.
+static void prefetchRowAhead(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                             const RowGroups &g, Value buffer, Value u) {
+  Value last = arith::SubIOp::create(b, g.numUnique, cst(b, 1));
+  Value ahead = arith::MinUIOp::create(
+      b, arith::AddIOp::create(b, u, cst(b, p.prefetchRows)), last);
+  Value r = extractIndex(b, g.uniqueRows, ahead);
+  auto prefetch = [&](ImplicitLocOpBuilder &pb, Value col) {
+    memref::PrefetchOp::create(pb, buffer, ValueRange{r, col},
+                               /*isWrite=*/pb.getBoolAttr(true),
+                               /*localityHint=*/pb.getI32IntegerAttr(3),
+                               /*isDataCache=*/pb.getBoolAttr(true));
+  };
+  int64_t perLine =
+      std::max<int64_t>(1, 64 / (p.storageType.getIntOrFloatBitWidth() / 8));
+  int64_t row = staticRowLength(p);
+  if (ShapedType::isDynamic(row)) {
+    scf::ForOp::create(
+        b, cst(b, 0), p.row, cst(b, perLine), ValueRange{},
+        [&](OpBuilder &nested, Location loc, Value col, ValueRange) {
+          ImplicitLocOpBuilder lb(loc, nested);
+          prefetch(lb, col);
+          scf::YieldOp::create(lb);
+        });
+  } else {
+    for (int64_t col = 0; col < row; col += perLine)
+      prefetch(b, cst(b, col));
+  }
+  if (row != 0)
+    prefetch(b, arith::MaxSIOp::create(
+                    b, arith::SubIOp::create(b, p.row, cst(b, 1)), cst(b, 0)));
+}
+
+/// The slices of `outs` at unique row `u`, and the body's new slices;
+/// first the prefetch of a row ahead of `prefetchBuffer` when given.
 static SmallVector<Value>
-rowIteration(ImplicitLocOpBuilder &b, const RowGroups &g, Value u,
-             ArrayRef<RowOutput> outs, ValueRange current,
+rowIteration(ImplicitLocOpBuilder &b, const TrainProblem &p,
+             const RowGroups &g, Value u, ArrayRef<RowOutput> outs,
+             ValueRange current, Value prefetchBuffer,
              SmallVector<SmallVector<OpFoldResult>> &offsets,
              const RowBody &body) {
+  if (prefetchBuffer)
+    prefetchRowAhead(b, p, g, prefetchBuffer, u);
   Value r = extractIndex(b, g.uniqueRows, u);
-  Value lo = tensor::ExtractOp::create(b, g.bounds, r);
+  Value lo = tensor::ExtractOp::create(b, g.starts, u);
   Value hi = tensor::ExtractOp::create(
-      b, g.bounds, ValueRange{arith::AddIOp::create(b, r, cst(b, 1))});
+      b, g.starts, ValueRange{arith::AddIOp::create(b, u, cst(b, 1))});
   SmallVector<Value> slices;
   for (auto [out, tensor] : llvm::zip_equal(outs, current)) {
     offsets.push_back(out.offsets(b, u, r));
@@ -324,13 +323,33 @@ rowIteration(ImplicitLocOpBuilder &b, const RowGroups &g, Value u,
   return body(b, r, lo, hi, slices);
 }
 
+/// The [num_emb, row] tensor `tensor` as a buffer to prefetch rows of
+/// when the kernel prefetches, else null. Taken before the row loop writes
+/// into it: a read there, which leaves the writes in place.
+static Value prefetchBufferOf(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                              Value tensor) {
+  if (p.prefetchRows == 0)
+    return Value();
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto layout = StridedLayoutAttr::get(
+      b.getContext(), ShapedType::kDynamic,
+      SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic));
+  return bufferization::ToBufferOp::create(
+      b, MemRefType::get(type.getShape(), type.getElementType(), layout),
+      tensor, /*read_only=*/true);
+}
+
 /// Runs `body` for each unique row, sequentially or as an scf.forall whose
-/// iterations write disjoint slices.
+/// iterations write disjoint slices; prefetches rows of `prefetchOf` (a
+/// [num_emb, row] tensor, or null) ahead.
 static SmallVector<Value> forEachUniqueRow(ImplicitLocOpBuilder &b,
                                            const TrainProblem &p,
                                            const RowGroups &g,
                                            ArrayRef<RowOutput> outs,
+                                           Value prefetchOf,
                                            const RowBody &body) {
+  Value prefetchBuffer =
+      prefetchOf ? prefetchBufferOf(b, p, prefetchOf) : Value();
   SmallVector<Value> inits;
   for (const RowOutput &out : outs)
     inits.push_back(out.init);
@@ -341,7 +360,8 @@ static SmallVector<Value> forEachUniqueRow(ImplicitLocOpBuilder &b,
           ImplicitLocOpBuilder ib(loc, nested);
           SmallVector<SmallVector<OpFoldResult>> offsets;
           SmallVector<Value> slices =
-              rowIteration(ib, g, u, outs, iter, offsets, body);
+              rowIteration(ib, p, g, u, outs, iter, prefetchBuffer, offsets,
+                           body);
           SmallVector<Value> results;
           for (auto [k, slice] : llvm::enumerate(slices))
             results.push_back(tensor::InsertSliceOp::create(
@@ -360,8 +380,8 @@ static SmallVector<Value> forEachUniqueRow(ImplicitLocOpBuilder &b,
   b.setInsertionPoint(forall.getTerminator());
   SmallVector<SmallVector<OpFoldResult>> offsets;
   SmallVector<Value> slices =
-      rowIteration(b, g, forall.getInductionVar(0), outs,
-                   forall.getRegionIterArgs(), offsets, body);
+      rowIteration(b, p, g, forall.getInductionVar(0), outs,
+                   forall.getRegionIterArgs(), prefetchBuffer, offsets, body);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   for (auto [k, slice] : llvm::enumerate(slices))
     tensor::ParallelInsertSliceOp::create(
@@ -389,6 +409,45 @@ static RowOutput rowSliceOutput(ImplicitLocOpBuilder &b, const TrainProblem &p,
 // The kernels
 //===----------------------------------------------------------------------===//
 
+/// Writes the accumulator vectors `accs` into the block at `col` of row 0
+/// of `slice` (masks: one per vector), each rounded once.
+static Value writeBlock(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                        ValueRange accs, Value slice, Value col,
+                        ArrayRef<Value> masks) {
+  for (auto [v, acc] : llvm::enumerate(accs))
+    slice = writeVector(b, acc, slice, cst(b, 0), vectorColumn(b, p, col, v),
+                        masks[v]);
+  return slice;
+}
+
+/// `[num_emb, row]` zeros written into `empty`, a row at a time in whole
+/// vectors where the row allows: the dense gradient's rows that no
+/// position reads. (A fill would become scalar stores, and llc alone does
+/// not turn them into a memset.)
+static Value zeroRows(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                      Value empty) {
+  auto vecType = VectorType::get({p.lanes}, p.accType);
+  Value zeros = arith::ConstantOp::create(
+      b, DenseElementsAttr::get(vecType, b.getFloatAttr(p.accType, 0.0)));
+  auto loop = scf::ForOp::create(
+      b, cst(b, 0), p.numEmb, cst(b, 1), ValueRange{empty},
+      [&](OpBuilder &nested, Location loc, Value r, ValueRange iter) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value zeroed = forEachPass(
+            ib, p, iter,
+            [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
+                ValueRange t) {
+              Value out = t[0];
+              for (auto [v, mask] : llvm::enumerate(masks))
+                out = writeVector(cb, zeros, out, r,
+                                  vectorColumn(cb, p, col, v), mask);
+              return SmallVector<Value>{out};
+            })[0];
+        scf::YieldOp::create(ib, zeroed);
+      });
+  return loop.getResult(0);
+}
+
 SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
                                                        const TrainProblem &p,
                                                        const RowGroups &g,
@@ -400,23 +459,28 @@ SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
     init = tensor::EmptyOp::create(b, type.getShape(), p.storageType,
                                    ValueRange{g.numUnique, p.row});
   } else {
-    // Rows no position reads keep their zeros.
-    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(p.storageType));
-    init = tensor::SplatOp::create(b, type, zero,
-                                   ValueRange{p.numEmb, p.row});
+    // Rows no position reads keep their zeros. The zeros are written into
+    // an empty tensor: empty-tensor elimination then makes the caller's
+    // destination the gradient's buffer (no table-sized allocation, no
+    // copy into it).
+    init = zeroRows(b, p,
+                    tensor::EmptyOp::create(b, type.getShape(), p.storageType,
+                                            ValueRange{p.numEmb, p.row}));
   }
   RowOutput out = rowSliceOutput(b, p, init, sparse);
+  // The dense rows are written out of order: prefetched for writing.
   SmallVector<Value> results = forEachUniqueRow(
-      b, p, g, {out},
+      b, p, g, {out}, sparse ? Value() : init,
       [&](ImplicitLocOpBuilder &rb, Value, Value lo, Value hi,
           ValueRange slices) {
-        return forEachChunk(
+        return forEachPass(
             rb, p, slices,
-            [&](ImplicitLocOpBuilder &cb, Value col, Value mask,
+            [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
                 ValueRange iter) {
-              Value acc = accumulateRow(cb, p, g, lo, hi, col, mask);
+              SmallVector<Value> accs =
+                  accumulateRow(cb, p, g, lo, hi, col, masks);
               return SmallVector<Value>{
-                  writeVector(cb, acc, iter[0], cst(cb, 0), col, mask)};
+                  writeBlock(cb, p, accs, iter[0], col, masks)};
             });
       });
   // The static sizes of the table's row (and of its rows, dense) back, for
@@ -535,40 +599,52 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
       })[0];
 }
 
-/// sgd on one row: w -= lr * g, a vector at a time.
+/// w += minusLr * g for the block at `col` of row 0 of `slice`.
+static Value applyStep(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                       ValueRange grads, Value minusLr, Value slice, Value col,
+                       ArrayRef<Value> masks) {
+  auto vecType = VectorType::get({p.lanes}, p.accType);
+  Value step = vector::BroadcastOp::create(b, vecType, minusLr);
+  for (auto [v, grad] : llvm::enumerate(grads)) {
+    Value vcol = vectorColumn(b, p, col, v);
+    Value w = readAccVector(b, p, slice, cst(b, 0), vcol, masks[v]);
+    Value next = vector::FMAOp::create(b, step, grad, w);
+    slice = writeVector(b, next, slice, cst(b, 0), vcol, masks[v]);
+  }
+  return slice;
+}
+
+/// sgd on one row: w -= lr * g, a block of vectors per pass.
 static SmallVector<Value> sgdRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
                                  const RowGroups &g, Value lr, Value lo,
                                  Value hi, Value tableSlice) {
-  auto vecType = VectorType::get({p.lanes}, p.accType);
-  Value minusLr = vector::BroadcastOp::create(
-      b, vecType, arith::NegFOp::create(b, lr));
-  return forEachChunk(
+  Value minusLr = arith::NegFOp::create(b, lr);
+  return forEachPass(
       b, p, ValueRange{tableSlice},
-      [&](ImplicitLocOpBuilder &cb, Value col, Value mask, ValueRange iter) {
-        Value grad = accumulateRow(cb, p, g, lo, hi, col, mask);
-        Value w = readAccVector(cb, p, iter[0], cst(cb, 0), col, mask);
-        Value next = vector::FMAOp::create(cb, minusLr, grad, w);
+      [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
+          ValueRange iter) {
+        SmallVector<Value> grads = accumulateRow(cb, p, g, lo, hi, col, masks);
         return SmallVector<Value>{
-            writeVector(cb, next, iter[0], cst(cb, 0), col, mask)};
+            applyStep(cb, p, grads, minusLr, iter[0], col, masks)};
       });
 }
 
-/// Row-wise Adagrad on one row: the state grows by the mean of g^2 (a first
-/// pass over the row), then w -= lr / (sqrt(state) + eps) * g (a second
-/// pass, summing g again rather than storing it).
-static SmallVector<Value> adagradRow(ImplicitLocOpBuilder &b,
-                                     const TrainProblem &p, const RowGroups &g,
-                                     Value lr, Value eps, Value lo, Value hi,
-                                     Value tableSlice, Value stateSlice) {
-  Value zero = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 0.0));
-  Value sumSquares = forEachChunk(
-      b, p, ValueRange{zero},
-      [&](ImplicitLocOpBuilder &cb, Value col, Value mask, ValueRange iter) {
-        Value grad = accumulateRow(cb, p, g, lo, hi, col, mask);
-        Value squares = arith::MulFOp::create(cb, grad, grad);
-        return SmallVector<Value>{vector::ReductionOp::create(
-            cb, vector::CombiningKind::ADD, squares, iter[0])};
-      })[0];
+/// `sum` plus the squares of the vectors `grads`, each vector's reduced in
+/// turn (the same order for a row taken in one pass or in several).
+static Value addSquares(ImplicitLocOpBuilder &b, ValueRange grads, Value sum) {
+  for (Value grad : grads)
+    sum = vector::ReductionOp::create(
+        b, vector::CombiningKind::ADD, arith::MulFOp::create(b, grad, grad),
+        sum);
+  return sum;
+}
+
+/// The row's new state s + sum_squares / row (stored into `stateSlice`)
+/// and its step lr / (sqrt(state) + eps).
+static std::pair<Value, Value> adagradState(ImplicitLocOpBuilder &b,
+                                            const TrainProblem &p,
+                                            Value sumSquares, Value lr,
+                                            Value eps, Value stateSlice) {
   Value rowLength = arith::UIToFPOp::create(
       b, p.accType, arith::IndexCastUIOp::create(b, b.getI64Type(), p.row));
   Type stateType = cast<ShapedType>(stateSlice.getType()).getElementType();
@@ -581,7 +657,41 @@ static SmallVector<Value> adagradRow(ImplicitLocOpBuilder &b,
       b, convertFloat(b, state, stateType), stateSlice, ValueRange{cst(b, 0)});
   Value denominator =
       arith::AddFOp::create(b, math::SqrtOp::create(b, state), eps);
-  Value step = arith::DivFOp::create(b, lr, denominator);
+  return {newState, arith::DivFOp::create(b, lr, denominator)};
+}
+
+/// Row-wise Adagrad on one row: the state grows by the mean of g^2, then
+/// w -= lr / (sqrt(state) + eps) * g. A row of one pass keeps g in
+/// registers between the two; a longer row is walked twice, summing g
+/// again rather than storing it.
+static SmallVector<Value> adagradRow(ImplicitLocOpBuilder &b,
+                                     const TrainProblem &p, const RowGroups &g,
+                                     Value lr, Value eps, Value lo, Value hi,
+                                     Value tableSlice, Value stateSlice) {
+  Value zero = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 0.0));
+  if (isSinglePass(p)) {
+    return forEachPass(
+        b, p, ValueRange{tableSlice, stateSlice},
+        [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
+            ValueRange iter) {
+          SmallVector<Value> grads =
+              accumulateRow(cb, p, g, lo, hi, col, masks);
+          auto [newState, step] = adagradState(
+              cb, p, addSquares(cb, grads, zero), lr, eps, iter[1]);
+          Value minusStep = arith::NegFOp::create(cb, step);
+          return SmallVector<Value>{
+              applyStep(cb, p, grads, minusStep, iter[0], col, masks),
+              newState};
+        });
+  }
+  Value sumSquares = forEachPass(
+      b, p, ValueRange{zero},
+      [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
+          ValueRange iter) {
+        SmallVector<Value> grads = accumulateRow(cb, p, g, lo, hi, col, masks);
+        return SmallVector<Value>{addSquares(cb, grads, iter[0])};
+      })[0];
+  auto [newState, step] = adagradState(b, p, sumSquares, lr, eps, stateSlice);
   SmallVector<Value> table = sgdRow(b, p, g, step, lo, hi, tableSlice);
   return {table[0], newState};
 }
@@ -601,8 +711,9 @@ SmallVector<Value> mlir::embbag::loops::buildUpdate(
     outs.push_back(stateOut);
   }
   Value eps = epsilon ? convertFloat(b, epsilon, p.accType) : Value();
+  // The table's rows are read and written out of order: prefetched.
   return forEachUniqueRow(
-      b, p, g, outs,
+      b, p, g, outs, p.table,
       [&](ImplicitLocOpBuilder &rb, Value, Value lo, Value hi,
           ValueRange slices) {
         if (!state)
