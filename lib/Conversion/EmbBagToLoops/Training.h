@@ -50,9 +50,9 @@ struct TrainProblem {
   // each element's maximum (the first on ties), -1 for an empty bag.
   Value argmax;
   Value numEmb, row, numBags, numPositions; // index
-  Type storageType, accType; // accType: f32 for f16/bf16
-  int64_t lanes = 8;          // accumulator elements per vector
-  bool parallel = false;      // the loop over unique rows as scf.forall
+  Type storageType, accType;                // accType: f32 for f16/bf16
+  int64_t lanes = 8;                        // accumulator elements per vector
+  bool parallel = false; // the loop over unique rows as scf.forall
   // How many unique rows ahead the row loop prefetches the rows it
   // updates; 0: no prefetch (a table the caches hold).
   int64_t prefetchRows = 0;
@@ -82,9 +82,8 @@ Value readAccVector(ImplicitLocOpBuilder &b, const TrainProblem &p,
 /// values.
 using ChunkBody = function_ref<SmallVector<Value>(
     ImplicitLocOpBuilder &b, Value col, Value mask, ValueRange iterArgs)>;
-SmallVector<Value> forEachChunk(ImplicitLocOpBuilder &b,
-                                const TrainProblem &p, ValueRange inits,
-                                ChunkBody body);
+SmallVector<Value> forEachChunk(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                                ValueRange inits, ChunkBody body);
 
 /// TrainingKernels.cpp: a pass over a block of a row's vectors: `body`
 /// gets the block's first column, one mask per vector (null: a whole

@@ -55,9 +55,9 @@ static Value isRead(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j) {
 }
 
 /// An scf.if on `cond` whose else branch yields `otherwise` unchanged.
-static ValueRange ifThenElseKeep(
-    ImplicitLocOpBuilder &b, Value cond, ValueRange otherwise,
-    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &)> then) {
+static ValueRange
+ifThenElseKeep(ImplicitLocOpBuilder &b, Value cond, ValueRange otherwise,
+               function_ref<SmallVector<Value>(ImplicitLocOpBuilder &)> then) {
   auto ifOp = scf::IfOp::create(
       b, cond,
       [&](OpBuilder &nested, Location loc) {
@@ -84,8 +84,8 @@ static Value rowHistogram(ImplicitLocOpBuilder &b, const TrainProblem &p) {
       ValueRange{splat1D(b, cst(b, 0), size)},
       [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
-        Value slot = arith::AddIOp::create(
-            ib, extractIndex(ib, p.indices, j), cst(ib, 2));
+        Value slot = arith::AddIOp::create(ib, extractIndex(ib, p.indices, j),
+                                           cst(ib, 2));
         slot = arith::SelectOp::create(ib, isRead(ib, p, j), slot, spill);
         Value n = tensor::ExtractOp::create(ib, iter[0], slot);
         Value inc = arith::AddIOp::create(ib, n, cst(ib, 1));
@@ -115,8 +115,8 @@ static Value countingPrefix(ImplicitLocOpBuilder &b, const TrainProblem &p,
         Value start = iter[4];
         Value end = arith::AddIOp::create(ib, start, count);
         Value bounds = tensor::InsertOp::create(ib, end, iter[0], slot);
-        Value used = arith::CmpIOp::create(ib, arith::CmpIPredicate::ne,
-                                           count, cst(ib, 0));
+        Value used = arith::CmpIOp::create(ib, arith::CmpIPredicate::ne, count,
+                                           cst(ib, 0));
         ValueRange lists = ifThenElseKeep(
             ib, used, ValueRange{iter[1], iter[2]},
             [&](ImplicitLocOpBuilder &tb) -> SmallVector<Value> {
@@ -240,35 +240,35 @@ radixPass(ImplicitLocOpBuilder &b, Value keys, Value values, Value dstKeys,
   // hist[d + 1] = how many keys have digit d, then its prefix sum:
   // hist[d] is where digit d's run starts.
   hist = zeroHistogram(b, hist);
-  hist = scf::ForOp::create(
-             b, cst(b, 0), count, cst(b, 1), ValueRange{hist},
-             [&](OpBuilder &nested, Location loc, Value q, ValueRange iter) {
-               ImplicitLocOpBuilder ib(loc, nested);
-               Value slot = arith::AddIOp::create(
-                   ib,
-                   digitOf(ib, tensor::ExtractOp::create(ib, keys, q), shift),
-                   cst(ib, 1));
-               Value n = tensor::ExtractOp::create(ib, iter[0], slot);
-               Value inc = arith::AddIOp::create(ib, n, cst(ib, 1));
-               scf::YieldOp::create(
-                   ib, tensor::InsertOp::create(ib, inc, iter[0], slot)
-                           .getResult());
-             })
-             .getResult(0);
-  hist = scf::ForOp::create(
-             b, cst(b, 1), buckets, cst(b, 1), ValueRange{hist},
-             [&](OpBuilder &nested, Location loc, Value d, ValueRange iter) {
-               ImplicitLocOpBuilder ib(loc, nested);
-               Value before = tensor::ExtractOp::create(
-                   ib, iter[0],
-                   ValueRange{arith::SubIOp::create(ib, d, cst(ib, 1))});
-               Value mine = tensor::ExtractOp::create(ib, iter[0], d);
-               Value sum = arith::AddIOp::create(ib, before, mine);
-               scf::YieldOp::create(
-                   ib,
-                   tensor::InsertOp::create(ib, sum, iter[0], d).getResult());
-             })
-             .getResult(0);
+  hist =
+      scf::ForOp::create(
+          b, cst(b, 0), count, cst(b, 1), ValueRange{hist},
+          [&](OpBuilder &nested, Location loc, Value q, ValueRange iter) {
+            ImplicitLocOpBuilder ib(loc, nested);
+            Value slot = arith::AddIOp::create(
+                ib, digitOf(ib, tensor::ExtractOp::create(ib, keys, q), shift),
+                cst(ib, 1));
+            Value n = tensor::ExtractOp::create(ib, iter[0], slot);
+            Value inc = arith::AddIOp::create(ib, n, cst(ib, 1));
+            scf::YieldOp::create(
+                ib,
+                tensor::InsertOp::create(ib, inc, iter[0], slot).getResult());
+          })
+          .getResult(0);
+  hist =
+      scf::ForOp::create(
+          b, cst(b, 1), buckets, cst(b, 1), ValueRange{hist},
+          [&](OpBuilder &nested, Location loc, Value d, ValueRange iter) {
+            ImplicitLocOpBuilder ib(loc, nested);
+            Value before = tensor::ExtractOp::create(
+                ib, iter[0],
+                ValueRange{arith::SubIOp::create(ib, d, cst(ib, 1))});
+            Value mine = tensor::ExtractOp::create(ib, iter[0], d);
+            Value sum = arith::AddIOp::create(ib, before, mine);
+            scf::YieldOp::create(
+                ib, tensor::InsertOp::create(ib, sum, iter[0], d).getResult());
+          })
+          .getResult(0);
   auto scatter = scf::ForOp::create(
       b, cst(b, 0), count, cst(b, 1), ValueRange{hist, dstKeys, dstValues},
       [&](OpBuilder &nested, Location loc, Value q, ValueRange iter) {
@@ -301,8 +301,8 @@ static void uniqueRuns(ImplicitLocOpBuilder &b, const TrainProblem &p,
       [&](OpBuilder &nested, Location loc, Value q, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value key = tensor::ExtractOp::create(ib, keys, q);
-        Value isNew = arith::CmpIOp::create(ib, arith::CmpIPredicate::ne, key,
-                                            iter[3]);
+        Value isNew =
+            arith::CmpIOp::create(ib, arith::CmpIPredicate::ne, key, iter[3]);
         ValueRange lists = ifThenElseKeep(
             ib, isNew, ValueRange{iter[0], iter[1], iter[2]},
             [&](ImplicitLocOpBuilder &tb) -> SmallVector<Value> {
@@ -311,8 +311,7 @@ static void uniqueRuns(ImplicitLocOpBuilder &b, const TrainProblem &p,
                       tensor::InsertOp::create(tb, q, iter[1], iter[2]),
                       arith::AddIOp::create(tb, iter[2], cst(tb, 1))};
             });
-        scf::YieldOp::create(ib,
-                             ValueRange{lists[0], lists[1], lists[2], key});
+        scf::YieldOp::create(ib, ValueRange{lists[0], lists[1], lists[2], key});
       });
   g.uniqueRows = loop.getResult(0);
   g.numUnique = loop.getResult(2);
@@ -334,8 +333,7 @@ static RowGroups radixSort(ImplicitLocOpBuilder &b, const TrainProblem &p) {
                  empty1D(b, cst(b, (1 << kRadixBits) + 1), b.getIndexType())},
       [&](OpBuilder &nested, Location loc, Value pair, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
-        Value shift =
-            arith::MulIOp::create(ib, pair, cst(ib, 2 * kRadixBits));
+        Value shift = arith::MulIOp::create(ib, pair, cst(ib, 2 * kRadixBits));
         auto [k1, v1, h1] = radixPass(ib, iter[0], iter[1], iter[2], iter[3],
                                       iter[4], count, shift);
         Value shift2 = arith::AddIOp::create(ib, shift, cst(ib, kRadixBits));

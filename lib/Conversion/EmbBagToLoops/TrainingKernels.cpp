@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -80,9 +81,9 @@ Value mlir::embbag::loops::readAccVector(ImplicitLocOpBuilder &b,
 static Value writeVector(ImplicitLocOpBuilder &b, Value v, Value tensor,
                          Value row, Value col, Value mask) {
   Type element = cast<ShapedType>(tensor.getType()).getElementType();
-  return vector::TransferWriteOp::create(
-             b, convertFloat(b, v, element), tensor, ValueRange{row, col},
-             rowMap(b), mask, b.getBoolArrayAttr({true}))
+  return vector::TransferWriteOp::create(b, convertFloat(b, v, element), tensor,
+                                         ValueRange{row, col}, rowMap(b), mask,
+                                         b.getBoolArrayAttr({true}))
       .getResult();
 }
 
@@ -169,11 +170,11 @@ static SmallVector<Value> forEachPass(ImplicitLocOpBuilder &b,
                                       PassBody body) {
   int64_t row = staticRowLength(p);
   if (ShapedType::isDynamic(row))
-    return forEachChunk(b, p, inits,
-                        [&](ImplicitLocOpBuilder &cb, Value col, Value mask,
-                            ValueRange iter) {
-                          return body(cb, col, {mask}, iter);
-                        });
+    return forEachChunk(
+        b, p, inits,
+        [&](ImplicitLocOpBuilder &cb, Value col, Value mask, ValueRange iter) {
+          return body(cb, col, {mask}, iter);
+        });
   SmallVector<Value> iter(inits);
   int64_t numVectors = llvm::divideCeil(row, p.lanes);
   for (int64_t first = 0; first < numVectors; first += passVectors(p)) {
@@ -193,9 +194,8 @@ static SmallVector<Value> forEachPass(ImplicitLocOpBuilder &b,
 /// position won the element), one walk over the positions for the block.
 static SmallVector<Value> accumulateRow(ImplicitLocOpBuilder &b,
                                         const TrainProblem &p,
-                                        const RowGroups &g, Value lo,
-                                        Value hi, Value col,
-                                        ArrayRef<Value> masks) {
+                                        const RowGroups &g, Value lo, Value hi,
+                                        Value col, ArrayRef<Value> masks) {
   auto vecType = VectorType::get({p.lanes}, p.accType);
   auto vecI64 = VectorType::get({p.lanes}, b.getI64Type());
   Value zeros = arith::ConstantOp::create(
@@ -222,8 +222,8 @@ static SmallVector<Value> accumulateRow(ImplicitLocOpBuilder &b,
             Value won = vector::TransferReadOp::create(
                 ib, vecI64, p.argmax, ValueRange{bag, vcol}, rowMap(ib), pad,
                 mask, ib.getBoolArrayAttr({true}));
-            Value mine = arith::CmpIOp::create(ib, arith::CmpIPredicate::eq,
-                                               won, jVec);
+            Value mine =
+                arith::CmpIOp::create(ib, arith::CmpIPredicate::eq, won, jVec);
             next.push_back(arith::AddFOp::create(
                 ib, iter[v], arith::SelectOp::create(ib, mine, dy, zeros)));
           } else if (cVec) {
@@ -301,12 +301,10 @@ static void prefetchRowAhead(ImplicitLocOpBuilder &b, const TrainProblem &p,
 
 /// The slices of `outs` at unique row `u`, and the body's new slices;
 /// first the prefetch of a row ahead of `prefetchBuffer` when given.
-static SmallVector<Value>
-rowIteration(ImplicitLocOpBuilder &b, const TrainProblem &p,
-             const RowGroups &g, Value u, ArrayRef<RowOutput> outs,
-             ValueRange current, Value prefetchBuffer,
-             SmallVector<SmallVector<OpFoldResult>> &offsets,
-             const RowBody &body) {
+static SmallVector<Value> rowIteration(
+    ImplicitLocOpBuilder &b, const TrainProblem &p, const RowGroups &g, Value u,
+    ArrayRef<RowOutput> outs, ValueRange current, Value prefetchBuffer,
+    SmallVector<SmallVector<OpFoldResult>> &offsets, const RowBody &body) {
   if (prefetchBuffer)
     prefetchRowAhead(b, p, g, prefetchBuffer, u);
   Value r = extractIndex(b, g.uniqueRows, u);
@@ -316,9 +314,9 @@ rowIteration(ImplicitLocOpBuilder &b, const TrainProblem &p,
   SmallVector<Value> slices;
   for (auto [out, tensor] : llvm::zip_equal(outs, current)) {
     offsets.push_back(out.offsets(b, u, r));
-    slices.push_back(tensor::ExtractSliceOp::create(
-        b, tensor, offsets.back(), out.sizes,
-        unitStrides(b, out.sizes.size())));
+    slices.push_back(
+        tensor::ExtractSliceOp::create(b, tensor, offsets.back(), out.sizes,
+                                       unitStrides(b, out.sizes.size())));
   }
   return body(b, r, lo, hi, slices);
 }
@@ -342,12 +340,10 @@ static Value prefetchBufferOf(ImplicitLocOpBuilder &b, const TrainProblem &p,
 /// Runs `body` for each unique row, sequentially or as an scf.forall whose
 /// iterations write disjoint slices; prefetches rows of `prefetchOf` (a
 /// [num_emb, row] tensor, or null) ahead.
-static SmallVector<Value> forEachUniqueRow(ImplicitLocOpBuilder &b,
-                                           const TrainProblem &p,
-                                           const RowGroups &g,
-                                           ArrayRef<RowOutput> outs,
-                                           Value prefetchOf,
-                                           const RowBody &body) {
+static SmallVector<Value>
+forEachUniqueRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                 const RowGroups &g, ArrayRef<RowOutput> outs, Value prefetchOf,
+                 const RowBody &body) {
   Value prefetchBuffer =
       prefetchOf ? prefetchBufferOf(b, p, prefetchOf) : Value();
   SmallVector<Value> inits;
@@ -359,9 +355,8 @@ static SmallVector<Value> forEachUniqueRow(ImplicitLocOpBuilder &b,
         [&](OpBuilder &nested, Location loc, Value u, ValueRange iter) {
           ImplicitLocOpBuilder ib(loc, nested);
           SmallVector<SmallVector<OpFoldResult>> offsets;
-          SmallVector<Value> slices =
-              rowIteration(ib, p, g, u, outs, iter, prefetchBuffer, offsets,
-                           body);
+          SmallVector<Value> slices = rowIteration(
+              ib, p, g, u, outs, iter, prefetchBuffer, offsets, body);
           SmallVector<Value> results;
           for (auto [k, slice] : llvm::enumerate(slices))
             results.push_back(tensor::InsertSliceOp::create(
@@ -396,8 +391,7 @@ static RowOutput rowSliceOutput(ImplicitLocOpBuilder &b, const TrainProblem &p,
                                 Value init, bool atUniquePosition) {
   RowOutput out;
   out.init = init;
-  out.offsets = [atUniquePosition](ImplicitLocOpBuilder &ob, Value u,
-                                   Value r) {
+  out.offsets = [atUniquePosition](ImplicitLocOpBuilder &ob, Value u, Value r) {
     return SmallVector<OpFoldResult>{atUniquePosition ? u : r,
                                      ob.getIndexAttr(0)};
   };
@@ -420,34 +414,6 @@ static Value writeBlock(ImplicitLocOpBuilder &b, const TrainProblem &p,
   return slice;
 }
 
-/// `[num_emb, row]` zeros written into `empty`, a row at a time in whole
-/// vectors where the row allows: the dense gradient's rows that no
-/// position reads. (A fill would become scalar stores, and llc alone does
-/// not turn them into a memset.)
-static Value zeroRows(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                      Value empty) {
-  auto vecType = VectorType::get({p.lanes}, p.accType);
-  Value zeros = arith::ConstantOp::create(
-      b, DenseElementsAttr::get(vecType, b.getFloatAttr(p.accType, 0.0)));
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numEmb, cst(b, 1), ValueRange{empty},
-      [&](OpBuilder &nested, Location loc, Value r, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        Value zeroed = forEachPass(
-            ib, p, iter,
-            [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
-                ValueRange t) {
-              Value out = t[0];
-              for (auto [v, mask] : llvm::enumerate(masks))
-                out = writeVector(cb, zeros, out, r,
-                                  vectorColumn(cb, p, col, v), mask);
-              return SmallVector<Value>{out};
-            })[0];
-        scf::YieldOp::create(ib, zeroed);
-      });
-  return loop.getResult(0);
-}
-
 SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
                                                        const TrainProblem &p,
                                                        const RowGroups &g,
@@ -459,13 +425,14 @@ SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
     init = tensor::EmptyOp::create(b, type.getShape(), p.storageType,
                                    ValueRange{g.numUnique, p.row});
   } else {
-    // Rows no position reads keep their zeros. The zeros are written into
-    // an empty tensor: empty-tensor elimination then makes the caller's
-    // destination the gradient's buffer (no table-sized allocation, no
-    // copy into it).
-    init = zeroRows(b, p,
-                    tensor::EmptyOp::create(b, type.getShape(), p.storageType,
-                                            ValueRange{p.numEmb, p.row}));
+    // Rows no position reads keep their zeros. A fill of an empty tensor:
+    // empty-tensor elimination then makes the caller's destination the
+    // gradient's buffer (no table-sized allocation, no copy into it), and
+    // --embbag-to-llvm makes the fill a memset (embbag-zero-fill-to-memset).
+    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(p.storageType));
+    Value empty = tensor::EmptyOp::create(b, type.getShape(), p.storageType,
+                                          ValueRange{p.numEmb, p.row});
+    init = linalg::FillOp::create(b, zero, empty).getResult(0);
   }
   RowOutput out = rowSliceOutput(b, p, init, sparse);
   // The dense rows are written out of order: prefetched for writing.
@@ -473,15 +440,14 @@ SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
       b, p, g, {out}, sparse ? Value() : init,
       [&](ImplicitLocOpBuilder &rb, Value, Value lo, Value hi,
           ValueRange slices) {
-        return forEachPass(
-            rb, p, slices,
-            [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
-                ValueRange iter) {
-              SmallVector<Value> accs =
-                  accumulateRow(cb, p, g, lo, hi, col, masks);
-              return SmallVector<Value>{
-                  writeBlock(cb, p, accs, iter[0], col, masks)};
-            });
+        return forEachPass(rb, p, slices,
+                           [&](ImplicitLocOpBuilder &cb, Value col,
+                               ArrayRef<Value> masks, ValueRange iter) {
+                             SmallVector<Value> accs =
+                                 accumulateRow(cb, p, g, lo, hi, col, masks);
+                             return SmallVector<Value>{
+                                 writeBlock(cb, p, accs, iter[0], col, masks)};
+                           });
       });
   // The static sizes of the table's row (and of its rows, dense) back, for
   // the reshapes to the result types.
@@ -507,8 +473,7 @@ static Value dotWithDy(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j,
       b, DenseElementsAttr::get(vecType, b.getFloatAttr(p.accType, 0.0)));
   Value acc = forEachChunk(
       b, p, ValueRange{zeros},
-      [&](ImplicitLocOpBuilder &cb, Value col, Value mask,
-          ValueRange iter) {
+      [&](ImplicitLocOpBuilder &cb, Value col, Value mask, ValueRange iter) {
         Value dy = readAccVector(cb, p, p.dy, bag, col, mask);
         Value row = readAccVector(cb, p, p.table, idx, col, mask);
         return SmallVector<Value>{
@@ -572,8 +537,8 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
         Value w = convertFloat(tb, tensor::ExtractOp::create(tb, p.weights, j),
                                p.accType);
         Value old = tensor::ExtractOp::create(tb, iter[1], bag);
-        Value sum = arith::AddFOp::create(
-            tb, old, arith::MulFOp::create(tb, w, d));
+        Value sum =
+            arith::AddFOp::create(tb, old, arith::MulFOp::create(tb, w, d));
         return SmallVector<Value>{
             tensor::InsertOp::create(tb, d, iter[0], j).getResult(),
             tensor::InsertOp::create(tb, sum, iter[1], bag).getResult()};
@@ -588,13 +553,13 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
                                p.accType);
         Value s2 = arith::MulFOp::create(tb, s, s);
         Value s3 = arith::MulFOp::create(tb, s2, s);
-        Value minus = arith::MulFOp::create(
-            tb, arith::MulFOp::create(tb, w, bigD), s3);
-        Value grad = arith::SubFOp::create(
-            tb, arith::MulFOp::create(tb, s, d), minus);
+        Value minus =
+            arith::MulFOp::create(tb, arith::MulFOp::create(tb, w, bigD), s3);
+        Value grad =
+            arith::SubFOp::create(tb, arith::MulFOp::create(tb, s, d), minus);
         return SmallVector<Value>{
-            tensor::InsertOp::create(tb, convertFloat(tb, grad, wType),
-                                     iter[0], j)
+            tensor::InsertOp::create(tb, convertFloat(tb, grad, wType), iter[0],
+                                     j)
                 .getResult()};
       })[0];
 }
@@ -619,23 +584,23 @@ static SmallVector<Value> sgdRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
                                  const RowGroups &g, Value lr, Value lo,
                                  Value hi, Value tableSlice) {
   Value minusLr = arith::NegFOp::create(b, lr);
-  return forEachPass(
-      b, p, ValueRange{tableSlice},
-      [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
-          ValueRange iter) {
-        SmallVector<Value> grads = accumulateRow(cb, p, g, lo, hi, col, masks);
-        return SmallVector<Value>{
-            applyStep(cb, p, grads, minusLr, iter[0], col, masks)};
-      });
+  return forEachPass(b, p, ValueRange{tableSlice},
+                     [&](ImplicitLocOpBuilder &cb, Value col,
+                         ArrayRef<Value> masks, ValueRange iter) {
+                       SmallVector<Value> grads =
+                           accumulateRow(cb, p, g, lo, hi, col, masks);
+                       return SmallVector<Value>{applyStep(
+                           cb, p, grads, minusLr, iter[0], col, masks)};
+                     });
 }
 
 /// `sum` plus the squares of the vectors `grads`, each vector's reduced in
 /// turn (the same order for a row taken in one pass or in several).
 static Value addSquares(ImplicitLocOpBuilder &b, ValueRange grads, Value sum) {
   for (Value grad : grads)
-    sum = vector::ReductionOp::create(
-        b, vector::CombiningKind::ADD, arith::MulFOp::create(b, grad, grad),
-        sum);
+    sum =
+        vector::ReductionOp::create(b, vector::CombiningKind::ADD,
+                                    arith::MulFOp::create(b, grad, grad), sum);
   return sum;
 }
 
@@ -684,21 +649,23 @@ static SmallVector<Value> adagradRow(ImplicitLocOpBuilder &b,
               newState};
         });
   }
-  Value sumSquares = forEachPass(
-      b, p, ValueRange{zero},
-      [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
-          ValueRange iter) {
-        SmallVector<Value> grads = accumulateRow(cb, p, g, lo, hi, col, masks);
-        return SmallVector<Value>{addSquares(cb, grads, iter[0])};
-      })[0];
+  Value sumSquares =
+      forEachPass(b, p, ValueRange{zero},
+                  [&](ImplicitLocOpBuilder &cb, Value col,
+                      ArrayRef<Value> masks, ValueRange iter) {
+                    SmallVector<Value> grads =
+                        accumulateRow(cb, p, g, lo, hi, col, masks);
+                    return SmallVector<Value>{addSquares(cb, grads, iter[0])};
+                  })[0];
   auto [newState, step] = adagradState(b, p, sumSquares, lr, eps, stateSlice);
   SmallVector<Value> table = sgdRow(b, p, g, step, lo, hi, tableSlice);
   return {table[0], newState};
 }
 
-SmallVector<Value> mlir::embbag::loops::buildUpdate(
-    ImplicitLocOpBuilder &b, const TrainProblem &p, const RowGroups &g,
-    Value learningRate, Value epsilon, Value state) {
+SmallVector<Value>
+mlir::embbag::loops::buildUpdate(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                                 const RowGroups &g, Value learningRate,
+                                 Value epsilon, Value state) {
   Value lr = convertFloat(b, learningRate, p.accType);
   SmallVector<RowOutput> outs{rowSliceOutput(b, p, p.table, false)};
   if (state) {
@@ -712,12 +679,12 @@ SmallVector<Value> mlir::embbag::loops::buildUpdate(
   }
   Value eps = epsilon ? convertFloat(b, epsilon, p.accType) : Value();
   // The table's rows are read and written out of order: prefetched.
-  return forEachUniqueRow(
-      b, p, g, outs, p.table,
-      [&](ImplicitLocOpBuilder &rb, Value, Value lo, Value hi,
-          ValueRange slices) {
-        if (!state)
-          return sgdRow(rb, p, g, lr, lo, hi, slices[0]);
-        return adagradRow(rb, p, g, lr, eps, lo, hi, slices[0], slices[1]);
-      });
+  return forEachUniqueRow(b, p, g, outs, p.table,
+                          [&](ImplicitLocOpBuilder &rb, Value, Value lo,
+                              Value hi, ValueRange slices) {
+                            if (!state)
+                              return sgdRow(rb, p, g, lr, lo, hi, slices[0]);
+                            return adagradRow(rb, p, g, lr, eps, lo, hi,
+                                              slices[0], slices[1]);
+                          });
 }
