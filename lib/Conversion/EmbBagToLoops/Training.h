@@ -121,6 +121,17 @@ SmallVector<Value> buildTableGrad(ImplicitLocOpBuilder &b,
                                   const TrainProblem &p, const RowGroups &g,
                                   bool sparse);
 
+/// TrainingKernels.cpp: whether the dense table gradient is built by
+/// buildScatteredGrad (no grouping by row): sequential kernels of a table
+/// whose elements are the accumulator type (f32, f64), which the
+/// scatter-add then sums in index order per row, the grouped kernel's
+/// order (the same bits as with `parallel`).
+bool scattersDenseGrad(const TrainProblem &p);
+
+/// TrainingKernels.cpp: the dense table gradient ([num_emb, row]) as a
+/// scatter-add of each read position's share into zeros, in index order.
+Value buildScatteredGrad(ImplicitLocOpBuilder &b, const TrainProblem &p);
+
 /// TrainingKernels.cpp: the weights' gradient (tensor<n x T>).
 Value buildWeightsGrad(ImplicitLocOpBuilder &b, const TrainProblem &p);
 

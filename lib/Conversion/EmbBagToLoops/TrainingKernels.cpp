@@ -188,16 +188,54 @@ static SmallVector<Value> forEachPass(ImplicitLocOpBuilder &b,
   return iter;
 }
 
+/// `accs` (the block of vectors at `col`, masks: one per vector) plus
+/// position `j`'s share of its bag's dy: dy times its coefficient, or for
+/// max dy where the position won the element.
+static SmallVector<Value> addPosition(ImplicitLocOpBuilder &b,
+                                      const TrainProblem &p, Value j, Value bag,
+                                      Value col, ArrayRef<Value> masks,
+                                      ValueRange accs) {
+  auto vecType = VectorType::get({p.lanes}, p.accType);
+  auto vecI64 = VectorType::get({p.lanes}, b.getI64Type());
+  Value cVec, jVec, zeros;
+  if (p.isMax()) {
+    jVec = vector::BroadcastOp::create(
+        b, vecI64, arith::IndexCastOp::create(b, b.getI64Type(), j));
+    zeros = arith::ConstantOp::create(
+        b, DenseElementsAttr::get(vecType, b.getFloatAttr(p.accType, 0.0)));
+  } else if (Value c = coefficient(b, p, j, bag)) {
+    cVec = vector::BroadcastOp::create(b, vecType, c);
+  }
+  SmallVector<Value> next;
+  for (auto [v, mask] : llvm::enumerate(masks)) {
+    Value vcol = vectorColumn(b, p, col, v);
+    Value dy = readAccVector(b, p, p.dy, bag, vcol, mask);
+    if (p.isMax()) {
+      Value pad = arith::ConstantOp::create(b, b.getI64IntegerAttr(-1));
+      Value won = vector::TransferReadOp::create(
+          b, vecI64, p.argmax, ValueRange{bag, vcol}, rowMap(b), pad, mask,
+          b.getBoolArrayAttr({true}));
+      Value mine =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, won, jVec);
+      next.push_back(arith::AddFOp::create(
+          b, accs[v], arith::SelectOp::create(b, mine, dy, zeros)));
+    } else if (cVec) {
+      next.push_back(vector::FMAOp::create(b, dy, cVec, accs[v]));
+    } else {
+      next.push_back(arith::AddFOp::create(b, accs[v], dy));
+    }
+  }
+  return next;
+}
+
 /// The gradient of the block of vectors at `col` (masks: one per vector)
 /// of the row whose positions are perm[lo : hi]: the sums, in index order,
-/// of each position's share of its bag's dy (for max, dy where the
-/// position won the element), one walk over the positions for the block.
+/// of each position's share, one walk over the positions for the block.
 static SmallVector<Value> accumulateRow(ImplicitLocOpBuilder &b,
                                         const TrainProblem &p,
                                         const RowGroups &g, Value lo, Value hi,
                                         Value col, ArrayRef<Value> masks) {
   auto vecType = VectorType::get({p.lanes}, p.accType);
-  auto vecI64 = VectorType::get({p.lanes}, b.getI64Type());
   Value zeros = arith::ConstantOp::create(
       b, DenseElementsAttr::get(vecType, b.getFloatAttr(p.accType, 0.0)));
   SmallVector<Value> inits(masks.size(), zeros);
@@ -207,32 +245,7 @@ static SmallVector<Value> accumulateRow(ImplicitLocOpBuilder &b,
         ImplicitLocOpBuilder ib(loc, nested);
         Value j = tensor::ExtractOp::create(ib, g.perm, q);
         Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
-        Value cVec, jVec;
-        if (p.isMax())
-          jVec = vector::BroadcastOp::create(
-              ib, vecI64, arith::IndexCastOp::create(ib, ib.getI64Type(), j));
-        else if (Value c = coefficient(ib, p, j, bag))
-          cVec = vector::BroadcastOp::create(ib, vecType, c);
-        SmallVector<Value> next;
-        for (auto [v, mask] : llvm::enumerate(masks)) {
-          Value vcol = vectorColumn(ib, p, col, v);
-          Value dy = readAccVector(ib, p, p.dy, bag, vcol, mask);
-          if (p.isMax()) {
-            Value pad = arith::ConstantOp::create(ib, ib.getI64IntegerAttr(-1));
-            Value won = vector::TransferReadOp::create(
-                ib, vecI64, p.argmax, ValueRange{bag, vcol}, rowMap(ib), pad,
-                mask, ib.getBoolArrayAttr({true}));
-            Value mine =
-                arith::CmpIOp::create(ib, arith::CmpIPredicate::eq, won, jVec);
-            next.push_back(arith::AddFOp::create(
-                ib, iter[v], arith::SelectOp::create(ib, mine, dy, zeros)));
-          } else if (cVec) {
-            next.push_back(vector::FMAOp::create(ib, dy, cVec, iter[v]));
-          } else {
-            next.push_back(arith::AddFOp::create(ib, iter[v], dy));
-          }
-        }
-        scf::YieldOp::create(ib, next);
+        scf::YieldOp::create(ib, addPosition(ib, p, j, bag, col, masks, iter));
       });
   return loop.getResults();
 }
@@ -263,16 +276,11 @@ static SmallVector<OpFoldResult> unitStrides(ImplicitLocOpBuilder &b,
   return SmallVector<OpFoldResult>(rank, b.getIndexAttr(1));
 }
 
-/// Prefetches (for writing) the row `p.prefetchRows` unique rows after
-/// unique row `u` (clamped to the last) of `buffer`, a [num_emb, row]
-/// memref: every cache line of it, the row's last element too since rows
-/// need not start on lines.
-static void prefetchRowAhead(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                             const RowGroups &g, Value buffer, Value u) {
-  Value last = arith::SubIOp::create(b, g.numUnique, cst(b, 1));
-  Value ahead = arith::MinUIOp::create(
-      b, arith::AddIOp::create(b, u, cst(b, p.prefetchRows)), last);
-  Value r = extractIndex(b, g.uniqueRows, ahead);
+/// Prefetches (for writing) row `r` of `buffer`, a [num_emb, row] memref:
+/// every cache line of it, the row's last element too since rows need not
+/// start on lines.
+static void prefetchRowLines(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                             Value buffer, Value r) {
   auto prefetch = [&](ImplicitLocOpBuilder &pb, Value col) {
     memref::PrefetchOp::create(pb, buffer, ValueRange{r, col},
                                /*isWrite=*/pb.getBoolAttr(true),
@@ -297,6 +305,16 @@ static void prefetchRowAhead(ImplicitLocOpBuilder &b, const TrainProblem &p,
   if (row != 0)
     prefetch(b, arith::MaxSIOp::create(
                     b, arith::SubIOp::create(b, p.row, cst(b, 1)), cst(b, 0)));
+}
+
+/// Prefetches the row `p.prefetchRows` unique rows after unique row `u`
+/// (clamped to the last) of `buffer`.
+static void prefetchRowAhead(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                             const RowGroups &g, Value buffer, Value u) {
+  Value last = arith::SubIOp::create(b, g.numUnique, cst(b, 1));
+  Value ahead = arith::MinUIOp::create(
+      b, arith::AddIOp::create(b, u, cst(b, p.prefetchRows)), last);
+  prefetchRowLines(b, p, buffer, extractIndex(b, g.uniqueRows, ahead));
 }
 
 /// The slices of `outs` at unique row `u`, and the body's new slices;
@@ -414,26 +432,103 @@ static Value writeBlock(ImplicitLocOpBuilder &b, const TrainProblem &p,
   return slice;
 }
 
+/// A dense gradient's initial value: rows no position reads keep their
+/// zeros. A fill of an empty tensor: empty-tensor elimination then makes
+/// the caller's destination the gradient's buffer (no table-sized
+/// allocation, no copy into it), and --embbag-to-llvm makes the fill a
+/// memset (embbag-zero-fill-to-memset).
+static Value zeroGradient(ImplicitLocOpBuilder &b, const TrainProblem &p) {
+  auto type = RankedTensorType::get(
+      {ShapedType::kDynamic, ShapedType::kDynamic}, p.storageType);
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(p.storageType));
+  Value empty = tensor::EmptyOp::create(b, type.getShape(), p.storageType,
+                                        ValueRange{p.numEmb, p.row});
+  return linalg::FillOp::create(b, zero, empty).getResult(0);
+}
+
+/// `grad` ([?, ?]) with the static sizes of the table's row back (and of
+/// its rows, dense), for the reshapes to the result types.
+static Value withTableSizes(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                            Value grad, bool sparse) {
+  auto tableType = cast<RankedTensorType>(p.table.getType());
+  int64_t leading = sparse ? ShapedType::kDynamic : tableType.getDimSize(0);
+  return tensor::CastOp::create(
+      b, tableType.clone({leading, tableType.getDimSize(1)}), grad);
+}
+
+bool mlir::embbag::loops::scattersDenseGrad(const TrainProblem &p) {
+  return !p.parallel && p.accType == p.storageType;
+}
+
+Value mlir::embbag::loops::buildScatteredGrad(ImplicitLocOpBuilder &b,
+                                              const TrainProblem &p) {
+  Value init = zeroGradient(b, p);
+  Value prefetchBuffer = prefetchBufferOf(b, p, init);
+  Value lastPosition = arith::SubIOp::create(b, p.numPositions, cst(b, 1));
+  auto loop = scf::ForOp::create(
+      b, cst(b, 0), p.numPositions, cst(b, 1), ValueRange{init},
+      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        if (prefetchBuffer) {
+          // The row of a read position ahead (row 0 for an unread one,
+          // whose index may be anything).
+          Value ahead = arith::MinUIOp::create(
+              ib, arith::AddIOp::create(ib, j, cst(ib, p.prefetchRows)),
+              lastPosition);
+          Value row = arith::SelectOp::create(
+              ib, isRead(ib, p, ahead), extractIndex(ib, p.indices, ahead),
+              cst(ib, 0));
+          prefetchRowLines(ib, p, prefetchBuffer, row);
+        }
+        Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
+        Value read = arith::CmpIOp::create(ib, arith::CmpIPredicate::sge, bag,
+                                           cst(ib, 0));
+        auto ifOp = scf::IfOp::create(
+            ib, read,
+            [&](OpBuilder &n2, Location l2) {
+              ImplicitLocOpBuilder tb(l2, n2);
+              RowOutput out = rowSliceOutput(tb, p, iter[0], false);
+              Value r = extractIndex(tb, p.indices, j);
+              SmallVector<OpFoldResult> offsets = out.offsets(tb, r, r);
+              Value slice = tensor::ExtractSliceOp::create(
+                  tb, iter[0], offsets, out.sizes, unitStrides(tb, 2));
+              slice = forEachPass(
+                  tb, p, ValueRange{slice},
+                  [&](ImplicitLocOpBuilder &cb, Value col,
+                      ArrayRef<Value> masks, ValueRange t) {
+                    SmallVector<Value> accs;
+                    for (auto [v, mask] : llvm::enumerate(masks))
+                      accs.push_back(readAccVector(cb, p, t[0], cst(cb, 0),
+                                                   vectorColumn(cb, p, col, v),
+                                                   mask));
+                    accs = addPosition(cb, p, j, bag, col, masks, accs);
+                    return SmallVector<Value>{
+                        writeBlock(cb, p, accs, t[0], col, masks)};
+                  })[0];
+              scf::YieldOp::create(tb, tensor::InsertSliceOp::create(
+                                           tb, slice, iter[0], offsets,
+                                           out.sizes, unitStrides(tb, 2))
+                                           .getResult());
+            },
+            [&](OpBuilder &n2, Location l2) {
+              scf::YieldOp::create(n2, l2, iter[0]);
+            });
+        scf::YieldOp::create(ib, ifOp.getResults());
+      });
+  return withTableSizes(b, p, loop.getResult(0), /*sparse=*/false);
+}
+
 SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
                                                        const TrainProblem &p,
                                                        const RowGroups &g,
                                                        bool sparse) {
   auto type = RankedTensorType::get(
       {ShapedType::kDynamic, ShapedType::kDynamic}, p.storageType);
-  Value init;
-  if (sparse) {
-    init = tensor::EmptyOp::create(b, type.getShape(), p.storageType,
-                                   ValueRange{g.numUnique, p.row});
-  } else {
-    // Rows no position reads keep their zeros. A fill of an empty tensor:
-    // empty-tensor elimination then makes the caller's destination the
-    // gradient's buffer (no table-sized allocation, no copy into it), and
-    // --embbag-to-llvm makes the fill a memset (embbag-zero-fill-to-memset).
-    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(p.storageType));
-    Value empty = tensor::EmptyOp::create(b, type.getShape(), p.storageType,
-                                          ValueRange{p.numEmb, p.row});
-    init = linalg::FillOp::create(b, zero, empty).getResult(0);
-  }
+  Value init = sparse
+                   ? tensor::EmptyOp::create(b, type.getShape(), p.storageType,
+                                             ValueRange{g.numUnique, p.row})
+                         .getResult()
+                   : zeroGradient(b, p);
   RowOutput out = rowSliceOutput(b, p, init, sparse);
   // The dense rows are written out of order: prefetched for writing.
   SmallVector<Value> results = forEachUniqueRow(
@@ -449,12 +544,7 @@ SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
                                  writeBlock(cb, p, accs, iter[0], col, masks)};
                            });
       });
-  // The static sizes of the table's row (and of its rows, dense) back, for
-  // the reshapes to the result types.
-  auto tableType = cast<RankedTensorType>(p.table.getType());
-  int64_t leading = sparse ? ShapedType::kDynamic : tableType.getDimSize(0);
-  Value grad = tensor::CastOp::create(
-      b, tableType.clone({leading, tableType.getDimSize(1)}), results[0]);
+  Value grad = withTableSizes(b, p, results[0], sparse);
   if (!sparse)
     return {grad};
   Value rows = tensor::ExtractSliceOp::create(

@@ -114,8 +114,14 @@ struct GradLowering : public OpRewritePattern<OpT> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     TrainProblem p = normalize(b, rewriter, op, config);
-    RowGroups g = groupByRow(b, p);
-    SmallVector<Value> grads = buildTableGrad(b, p, g, op.getSparse());
+    SmallVector<Value> grads;
+    RowGroups g;
+    if (!op.getSparse() && scattersDenseGrad(p)) {
+      grads.push_back(buildScatteredGrad(b, p));
+    } else {
+      g = groupByRow(b, p);
+      grads = buildTableGrad(b, p, g, op.getSparse());
+    }
     SmallVector<Value> results;
     Value table = op.getTable();
     if (op.getSparse()) {

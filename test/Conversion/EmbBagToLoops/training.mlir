@@ -14,42 +14,52 @@
 // The bag of each position, from the offsets.
 // CHECK: %[[BAGS:.*]] = scf.for
 // CHECK: tensor.insert %{{.*}} into %{{.*}} : tensor<?xindex>
-// 5 rows, 4 positions: the counting sort (the static sizes fold the
-// choice). The histogram of the rows: unread positions go to the spill
-// slot.
+// A sequential dense gradient of an f32 table needs no grouping: its zeros
+// are a fill of an empty tensor, which empty-tensor elimination makes the
+// caller's destination (training-bufferize.mlir), then each read position
+// adds its share to its row, in index order: each row's sum in the grouped
+// kernel's order.
 // CHECK-NOT: scf.if
-// CHECK: %[[HIST:.*]] = scf.for
-// CHECK: arith.select
-// CHECK: tensor.insert
-// The prefix sum, listing the unique rows in ascending order and where
-// their runs start; the end of the last run closes the starts.
-// CHECK: %[[PREFIX:.*]]:5 = scf.for
-// CHECK: scf.if
-// CHECK: tensor.insert %{{.*}} : tensor<{{.*}}xi64>
-// CHECK: %[[STARTS:.*]] = tensor.insert %[[PREFIX]]#4 into %[[PREFIX]]#2[%[[PREFIX]]#3]
-// The scatter of the positions to their row's run.
-// CHECK: %[[SCATTER:.*]]:2 = scf.for
-// The dense gradient starts at zero: a fill of an empty tensor, which
-// empty-tensor elimination makes the caller's destination
-// (training-bufferize.mlir); each unique row is one slice.
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<5x2xf32>
 // CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<5x2xf32>)
-// CHECK: scf.for %[[U:.*]] = %{{.*}} to %[[PREFIX]]#3 {{.*}} iter_args(%[[G:.*]] = %[[ZERO]])
-// CHECK: %[[LO:.*]] = tensor.extract %[[STARTS]][%[[U]]]
+// CHECK: scf.for %[[J:.*]] = %c0 to %c4 {{.*}} iter_args(%[[G:.*]] = %[[ZERO]])
+// CHECK: %[[BAG:.*]] = tensor.extract %[[BAGS]][%[[J]]]
+// CHECK: %[[READ:.*]] = arith.cmpi sge, %[[BAG]], %c0
+// CHECK: scf.if %[[READ]]
 // CHECK: %[[ROW:.*]] = tensor.extract_slice %[[G]]
-// The row's positions in index order, dy accumulated in vectors (a row of
-// 2: one vector, masked).
-// CHECK: %[[MASK:.*]] = vector.constant_mask [2] : vector<8xi1>
-// CHECK: scf.for %{{.*}} = %[[LO]] to %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xf32>)
-// CHECK: vector.transfer_read %{{.*}} {in_bounds = [true]} : tensor<3x2xf32>, vector<8xf32>
-// CHECK: arith.addf %[[ACC]]
-// CHECK: vector.transfer_write %{{.*}}, %[[ROW]]
+// CHECK: %[[OLD:.*]] = vector.transfer_read %[[ROW]]
+// CHECK: %[[DY:.*]] = vector.transfer_read %{{.*}}[%[[BAG]], %c0]{{.*}} : tensor<3x2xf32>, vector<8xf32>
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DY]]
+// CHECK: vector.transfer_write %[[NEW]], %[[ROW]]
 // CHECK: tensor.insert_slice
 // CHECK-NOT: scf.forall
 
 // PAR-LABEL: func.func @dense_sum
-// The unique rows in parallel: each iteration owns its row's slice.
-// PAR: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<5x2xf32>)
+// With parallel=1 the positions are grouped by row. 5 rows, 4 positions:
+// the counting sort (the static sizes fold the choice of sort). The
+// histogram of the rows: unread positions go to the spill slot.
+// PAR-NOT: scf.if
+// PAR: %[[HIST:.*]] = scf.for
+// PAR: arith.select
+// PAR: tensor.insert
+// The prefix sum, listing the unique rows in ascending order and where
+// their runs start; the end of the last run closes the starts.
+// PAR: %[[PREFIX:.*]]:5 = scf.for
+// PAR: scf.if
+// PAR: tensor.insert %{{.*}} : tensor<{{.*}}xi64>
+// PAR: %[[STARTS:.*]] = tensor.insert %[[PREFIX]]#4 into %[[PREFIX]]#2[%[[PREFIX]]#3]
+// The scatter of the positions to their row's run.
+// PAR: %[[SCATTER:.*]]:2 = scf.for
+// PAR: linalg.fill
+// The unique rows in parallel: each iteration owns its row's slice and
+// sums the row's positions in index order, dy accumulated in vectors (a
+// row of 2: one vector, masked).
+// PAR: scf.forall (%[[U:.*]]) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<5x2xf32>)
+// PAR: %[[LO:.*]] = tensor.extract %[[STARTS]][%[[U]]]
+// PAR: %[[MASK:.*]] = vector.constant_mask [2] : vector<8xi1>
+// PAR: scf.for %{{.*}} = %[[LO]] to %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xf32>)
+// PAR: vector.transfer_read %{{.*}}, %[[MASK]] {in_bounds = [true]} : tensor<3x2xf32>, vector<8xf32>
+// PAR: arith.addf %[[ACC]]
 // PAR: scf.forall.in_parallel
 // PAR-NEXT: tensor.parallel_insert_slice
 
