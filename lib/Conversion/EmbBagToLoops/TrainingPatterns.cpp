@@ -54,6 +54,7 @@ struct TrainingConfig {
   unsigned vectorBits;
   bool parallel;
   TargetModel target;
+  int prefetchDistance; // the option: -1 from the table's size, 0 none
 };
 
 /// How many unique rows ahead to prefetch the rows of `table`: none when
@@ -86,7 +87,9 @@ TrainProblem normalize(ImplicitLocOpBuilder &b, PatternRewriter &rewriter,
   TrainProblem p =
       normalizeTraining(b, op, forward, op.getDy(), config.checks,
                         config.vectorBits, config.parallel);
-  p.prefetchRows = prefetchRowsFor(op.getTableType(), config.target);
+  p.prefetchRows = config.prefetchDistance >= 0
+                       ? config.prefetchDistance
+                       : prefetchRowsFor(op.getTableType(), config.target);
   rewriter.eraseOp(forward);
   return p;
 }
@@ -174,7 +177,7 @@ void mlir::embbag::loops::populateTrainingOpPatterns(
   TrainingConfig config{options.checks,
                         options.vectorBits ? options.vectorBits
                                            : target.vectorBits,
-                        options.parallel, target};
+                        options.parallel, target, options.prefetchDistance};
   MLIRContext *ctx = patterns.getContext();
   patterns.add<GradLowering<PackedGradOp>, GradLowering<OffsetsGradOp>,
                GradLowering<SegmentsGradOp>, UpdateLowering<PackedUpdateOp>,
