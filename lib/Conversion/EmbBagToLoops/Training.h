@@ -14,7 +14,8 @@
 //   TrainingKernels.cpp      one loop over the unique rows, each
 //                            accumulating its gradient in index order:
 //                            the dense or sparse gradient, the weights'
-//                            gradient, sgd and row-wise Adagrad
+//                            gradient, sgd and row-wise Adagrad; the
+//                            sequential dense gradient's scatter-add
 //   TrainingPatterns.cpp     the patterns
 //
 //===----------------------------------------------------------------------===//

@@ -5,13 +5,16 @@
 // (TrainingGrouping.cpp), and the rows that have positions are listed in
 // ascending order. One loop over those unique rows (an scf.forall with
 // `parallel`) accumulates each row's gradient in f32 (f64 for f64 tables):
-// a pass over the row's positions sums a block of up to kPassVectors
+// a pass over the row's positions sums a block of up to passVectors()
 // vectors of the row at once, in registers, whole vectors but the row's
 // last one when the row length is static; the gradient is then stored (or
 // applied to the table) once. The rows a few iterations ahead are
 // prefetched when the table outgrows the caches. No two iterations touch
 // the same row, and each row's sum is taken in the same order whatever the
-// threads: the results are the same bits on one thread or many.
+// threads: the results are the same bits on one thread or many. A
+// sequential dense gradient of an f32/f64 table skips the grouping: a
+// scatter-add in index order into the zeroed gradient sums each row in
+// that same order.
 //
 //===----------------------------------------------------------------------===//
 
