@@ -150,8 +150,10 @@ static int64_t staticRowLength(const TrainProblem &p) {
 /// Whether one pass covers the whole row (a static row of at most
 /// passVectors vectors).
 static bool isSinglePass(const TrainProblem &p) {
+  // (A row of no elements has no pass: it takes the general path, as a
+  // dynamic row does.)
   int64_t row = staticRowLength(p);
-  return !ShapedType::isDynamic(row) &&
+  return !ShapedType::isDynamic(row) && row > 0 &&
          llvm::divideCeil(row, p.lanes) <= passVectors(p);
 }
 
