@@ -20,6 +20,7 @@
 //   canonicalize
 //   embbag-unswitch-row-dispatch       dynamic rows: dispatch out of the
 //                                      bag loop
+//   embbag-zero-fill-to-memset         zero fills of whole buffers
 //   convert-linalg-to-loops            what bufferization left as linalg
 //   [parallel: scf-forall-to-parallel, convert-scf-to-openmp,
 //              embbag-inline-parallel-alloca-scopes,
@@ -132,7 +133,9 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   pm.addPass(createCanonicalizerPass());
   // Dynamic rows: the row-length dispatch leaves the bag loop.
   pm.addPass(createEmbBagUnswitchRowDispatch());
-  // Bufferization leaves linalg ops behind (tensor.splat becomes linalg.map).
+  // Bufferization leaves linalg ops behind (tensor.splat becomes linalg.map);
+  // a fill of zeros (a dense table gradient) becomes a memset first.
+  pm.addNestedPass<func::FuncOp>(createEmbBagZeroFillToMemset());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.parallel) {
     // The bag loop is an scf.forall on buffers by now: one OpenMP worksharing

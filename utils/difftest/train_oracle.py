@@ -199,6 +199,17 @@ def edge_cases():
     case("bf16-adagrad", "segments", "sum", [4, 0, 4], [0, 0, 1],
          num_segments=2, etype="bf16", kind="update",
          optimizer="rowwise_adagrad")
+    # Tables of more than 2 rows per position take the radix sort: 5000
+    # rows are 13 bits, two digits of 11 bits; rows that share their low
+    # digit (7, 2055, 4103) or their high one, repeated out of order.
+    wide = [4999, 7, 4103, 2048, 7, 0, 2055, 4999, 2047, 4103]
+    case("radix-weighted", "offsets", "sum", wide, [0, 4, 4, 7],
+         num_emb=5000, weights=np.arange(1, 11) / 4.0)
+    case("radix-sparse-mean", "offsets", "mean", wide, [0, 3, 6],
+         num_emb=5000, sparse=True)
+    case("radix-adagrad", "segments", "sum", wide,
+         [2, 0, 1, 2, 0, 1, 1, 2, 0, 0], num_segments=3, num_emb=5000,
+         row=9, kind="update", optimizer="rowwise_adagrad")
     return out
 
 

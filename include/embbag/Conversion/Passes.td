@@ -95,6 +95,7 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::cf::ControlFlowDialect",
     "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
@@ -133,7 +134,9 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "are dynamic: none for a table the L2 holds (512 KiB), 16 "
            "indices ahead for one the last level holds (4 MiB), else about "
            "16 KiB of rows in flight (16 to 128 indices); 0 emits no "
-           "prefetch">,
+           "prefetch. The training kernels prefetch the rows they update "
+           "this many rows ahead (-1: none for a table the last level "
+           "holds, else as the forward kernel)">,
     Option<"prefetchLocality", "prefetch-locality", "int", /*default=*/"-1",
            "Where the prefetched rows go, as memref.prefetch's locality "
            "hint: 3 every cache level (x86 prefetcht0), 2 the L2 cache "

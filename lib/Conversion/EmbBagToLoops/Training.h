@@ -8,11 +8,14 @@
 //                            the forward op, reported as the training op),
 //                            each position's bag, the bags' scales, max's
 //                            winning positions
-//   TrainingKernels.cpp      the positions grouped by table row (a stable
-//                            counting sort), then one loop over the unique
-//                            rows, each accumulating its gradient in index
-//                            order: the dense or sparse gradient, the
-//                            weights' gradient, sgd and row-wise Adagrad
+//   TrainingGrouping.cpp     the positions grouped by table row: a stable
+//                            counting sort for tables of few rows per
+//                            position, else a stable radix sort
+//   TrainingKernels.cpp      one loop over the unique rows, each
+//                            accumulating its gradient in index order:
+//                            the dense or sparse gradient, the weights'
+//                            gradient, sgd and row-wise Adagrad; the
+//                            sequential dense gradient's scatter-add
 //   TrainingPatterns.cpp     the patterns
 //
 //===----------------------------------------------------------------------===//
@@ -48,9 +51,12 @@ struct TrainProblem {
   // each element's maximum (the first on ties), -1 for an empty bag.
   Value argmax;
   Value numEmb, row, numBags, numPositions; // index
-  Type storageType, accType; // accType: f32 for f16/bf16
-  int64_t lanes = 8;          // accumulator elements per vector
-  bool parallel = false;      // the loop over unique rows as scf.forall
+  Type storageType, accType;                // accType: f32 for f16/bf16
+  int64_t lanes = 8;                        // accumulator elements per vector
+  bool parallel = false; // the loop over unique rows as scf.forall
+  // How many unique rows ahead the row loop prefetches the rows it
+  // updates; 0: no prefetch (a table the caches hold).
+  int64_t prefetchRows = 0;
 
   bool isMax() const { return reduction == Reduction::max; }
   bool isSqrtn() const { return reduction == Reduction::sqrtn; }
@@ -77,9 +83,15 @@ Value readAccVector(ImplicitLocOpBuilder &b, const TrainProblem &p,
 /// values.
 using ChunkBody = function_ref<SmallVector<Value>(
     ImplicitLocOpBuilder &b, Value col, Value mask, ValueRange iterArgs)>;
-SmallVector<Value> forEachChunk(ImplicitLocOpBuilder &b,
-                                const TrainProblem &p, ValueRange inits,
-                                ChunkBody body);
+SmallVector<Value> forEachChunk(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                                ValueRange inits, ChunkBody body);
+
+/// TrainingKernels.cpp: a pass over a block of a row's vectors: `body`
+/// gets the block's first column, one mask per vector (null: a whole
+/// vector) and the iter_args, and returns their next values.
+using PassBody = function_ref<SmallVector<Value>(
+    ImplicitLocOpBuilder &b, Value col, ArrayRef<Value> masks,
+    ValueRange iterArgs)>;
 
 /// TrainingNormalForm.cpp: the normal form of the training op `op`, whose
 /// forward op (same operands and clauses, result of `dy`'s type) is
@@ -91,15 +103,17 @@ TrainProblem normalizeTraining(ImplicitLocOpBuilder &b, Operation *op,
 
 /// The table rows the positions touch, and the positions grouped by row.
 struct RowGroups {
-  // tensor<(num_emb + 3) x index>: row r's positions are
-  // perm[bounds[r] : bounds[r + 1]], in index order.
-  Value bounds;
-  Value perm;       // tensor<n x index>
+  // tensor<m x index>: the read positions grouped by row, ascending rows,
+  // each row's positions in index order.
+  Value perm;
+  // tensor<n + 2 x index>: the positions of the u-th unique row are
+  // perm[starts[u] : starts[u + 1]], for u < numUnique.
+  Value starts;
   Value uniqueRows; // tensor<n + 1 x T_IND>: the first numUnique sorted rows
   Value numUnique;  // index
 };
 
-/// TrainingKernels.cpp: groups `p`'s positions by the row they read.
+/// TrainingGrouping.cpp: groups `p`'s positions by the row they read.
 RowGroups groupByRow(ImplicitLocOpBuilder &b, const TrainProblem &p);
 
 /// TrainingKernels.cpp: the table gradient, dense ([num_emb, row]) or with
@@ -107,6 +121,17 @@ RowGroups groupByRow(ImplicitLocOpBuilder &b, const TrainProblem &p);
 SmallVector<Value> buildTableGrad(ImplicitLocOpBuilder &b,
                                   const TrainProblem &p, const RowGroups &g,
                                   bool sparse);
+
+/// TrainingKernels.cpp: whether the dense table gradient is built by
+/// buildScatteredGrad (no grouping by row): sequential kernels of a table
+/// whose elements are the accumulator type (f32, f64), which the
+/// scatter-add then sums in index order per row, the grouped kernel's
+/// order (the same bits as with `parallel`).
+bool scattersDenseGrad(const TrainProblem &p);
+
+/// TrainingKernels.cpp: the dense table gradient ([num_emb, row]) as a
+/// scatter-add of each read position's share into zeros, in index order.
+Value buildScatteredGrad(ImplicitLocOpBuilder &b, const TrainProblem &p);
 
 /// TrainingKernels.cpp: the weights' gradient (tensor<n x T>).
 Value buildWeightsGrad(ImplicitLocOpBuilder &b, const TrainProblem &p);

@@ -1,16 +1,20 @@
 //===- TrainingKernels.cpp - Gradients and fused updates as loops ---------===//
 //
 // Every training kernel has the same shape. The positions that a bag reads
-// are grouped by the table row they read, with a stable counting sort (a
-// histogram of the rows, its prefix sum, one scatter of the positions in
-// index order): row r's positions are then a contiguous run, in index
-// order, and the rows that have one are listed in ascending order. One loop
-// over those unique rows (an scf.forall with `parallel`) accumulates each
-// row's gradient, a vector of the row at a time in f32 (f64 for f64
-// tables), its positions in index order, and stores it (or applies it to
-// the table) once. No two iterations touch the same row, and each row's
-// sum is taken in the same order whatever the threads: the results are
-// the same bits on one thread or many.
+// are grouped by the table row they read, each row's in index order
+// (TrainingGrouping.cpp), and the rows that have positions are listed in
+// ascending order. One loop over those unique rows (an scf.forall with
+// `parallel`) accumulates each row's gradient in f32 (f64 for f64 tables):
+// a pass over the row's positions sums a block of up to passVectors()
+// vectors of the row at once, in registers, whole vectors but the row's
+// last one when the row length is static; the gradient is then stored (or
+// applied to the table) once. The rows a few iterations ahead are
+// prefetched when the table outgrows the caches. No two iterations touch
+// the same row, and each row's sum is taken in the same order whatever the
+// threads: the results are the same bits on one thread or many. A
+// sequential dense gradient of an f32/f64 table skips the grouping: a
+// scatter-add in index order into the zeroed gradient sums each row in
+// that same order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +23,10 @@
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -77,9 +84,9 @@ Value mlir::embbag::loops::readAccVector(ImplicitLocOpBuilder &b,
 static Value writeVector(ImplicitLocOpBuilder &b, Value v, Value tensor,
                          Value row, Value col, Value mask) {
   Type element = cast<ShapedType>(tensor.getType()).getElementType();
-  return vector::TransferWriteOp::create(
-             b, convertFloat(b, v, element), tensor, ValueRange{row, col},
-             rowMap(b), mask, b.getBoolArrayAttr({true}))
+  return vector::TransferWriteOp::create(b, convertFloat(b, v, element), tensor,
+                                         ValueRange{row, col}, rowMap(b), mask,
+                                         b.getBoolArrayAttr({true}))
       .getResult();
 }
 
@@ -97,7 +104,7 @@ SmallVector<Value> mlir::embbag::loops::forEachChunk(ImplicitLocOpBuilder &b,
 }
 
 //===----------------------------------------------------------------------===//
-// The positions grouped by row
+// Scratch tensors
 //===----------------------------------------------------------------------===//
 
 Value mlir::embbag::loops::splat1D(ImplicitLocOpBuilder &b, Value value,
@@ -110,114 +117,6 @@ Value mlir::embbag::loops::splat1D(ImplicitLocOpBuilder &b, Value value,
 static Value isRead(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j) {
   Value bag = tensor::ExtractOp::create(b, p.bagOf, j);
   return arith::CmpIOp::create(b, arith::CmpIPredicate::sge, bag, cst(b, 0));
-}
-
-/// hist[r + 2] = how many read positions hold row r; the unread ones are
-/// counted in the last slot, num_emb + 2, which no row reads: no branch.
-static Value rowHistogram(ImplicitLocOpBuilder &b, const TrainProblem &p) {
-  Value size = arith::AddIOp::create(b, p.numEmb, cst(b, 3));
-  Value spill = arith::AddIOp::create(b, p.numEmb, cst(b, 2));
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numPositions, cst(b, 1),
-      ValueRange{splat1D(b, cst(b, 0), size)},
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        Value slot = arith::AddIOp::create(
-            ib, extractIndex(ib, p.indices, j), cst(ib, 2));
-        slot = arith::SelectOp::create(ib, isRead(ib, p, j), slot, spill);
-        Value n = tensor::ExtractOp::create(ib, iter[0], slot);
-        Value inc = arith::AddIOp::create(ib, n, cst(ib, 1));
-        scf::YieldOp::create(
-            ib, tensor::InsertOp::create(ib, inc, iter[0], slot).getResult());
-      });
-  return loop.getResult(0);
-}
-
-/// The inclusive prefix sum of the histogram over the rows (bounds[r + 1]
-/// becomes where row r's positions start) and the rows with positions, in
-/// ascending order.
-static std::tuple<Value, Value, Value>
-prefixAndUniqueRows(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                    Value hist) {
-  Type indexType = getElementTypeOrSelf(p.indices.getType());
-  // One more than the positions: the sparse result slices [0, numUnique)
-  // out of it, which must be in bounds even without positions.
-  Value capacity = arith::AddIOp::create(b, p.numPositions, cst(b, 1));
-  Value rows = tensor::EmptyOp::create(
-      b, ArrayRef<OpFoldResult>{getAsOpFoldResult(capacity)}, indexType);
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numEmb, cst(b, 1),
-      ValueRange{hist, rows, cst(b, 0), cst(b, 0)},
-      [&](OpBuilder &nested, Location loc, Value r, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        Value slot = arith::AddIOp::create(ib, r, cst(ib, 2));
-        Value count = tensor::ExtractOp::create(ib, iter[0], slot);
-        Value end = arith::AddIOp::create(ib, iter[3], count);
-        Value bounds = tensor::InsertOp::create(ib, end, iter[0], slot);
-        Value used = arith::CmpIOp::create(ib, arith::CmpIPredicate::ne,
-                                           count, cst(ib, 0));
-        auto append = scf::IfOp::create(
-            ib, used,
-            [&](OpBuilder &n2, Location l2) {
-              ImplicitLocOpBuilder tb(l2, n2);
-              Value row = arith::IndexCastOp::create(tb, indexType, r);
-              scf::YieldOp::create(
-                  tb, tensor::InsertOp::create(tb, row, iter[1], iter[2])
-                          .getResult());
-            },
-            [&](OpBuilder &n2, Location l2) {
-              scf::YieldOp::create(n2, l2, iter[1]);
-            });
-        Value numUnique = arith::AddIOp::create(
-            ib, iter[2], arith::IndexCastUIOp::create(ib, ib.getIndexType(),
-                                                      used));
-        scf::YieldOp::create(
-            ib, ValueRange{bounds, append.getResult(0), numUnique, end});
-      });
-  return {loop.getResult(0), loop.getResult(1), loop.getResult(2)};
-}
-
-/// Scatters the read positions, in index order, to their row's run; each
-/// row's cursor bounds[r + 1] ends at the start of row r + 1's run.
-static Value scatterPositions(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                              Value &bounds) {
-  Value perm = tensor::EmptyOp::create(
-      b, ArrayRef<OpFoldResult>{getAsOpFoldResult(p.numPositions)},
-      b.getIndexType());
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numPositions, cst(b, 1), ValueRange{bounds, perm},
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        auto ifOp = scf::IfOp::create(
-            ib, isRead(ib, p, j),
-            [&](OpBuilder &n2, Location l2) {
-              ImplicitLocOpBuilder tb(l2, n2);
-              Value slot = arith::AddIOp::create(
-                  tb, extractIndex(tb, p.indices, j), cst(tb, 1));
-              Value pos = tensor::ExtractOp::create(tb, iter[0], slot);
-              Value next = arith::AddIOp::create(tb, pos, cst(tb, 1));
-              scf::YieldOp::create(
-                  tb, ValueRange{
-                          tensor::InsertOp::create(tb, next, iter[0], slot),
-                          tensor::InsertOp::create(tb, j, iter[1], pos)});
-            },
-            [&](OpBuilder &n2, Location l2) {
-              scf::YieldOp::create(n2, l2, iter);
-            });
-        scf::YieldOp::create(ib, ifOp.getResults());
-      });
-  bounds = loop.getResult(0);
-  return loop.getResult(1);
-}
-
-RowGroups mlir::embbag::loops::groupByRow(ImplicitLocOpBuilder &b,
-                                          const TrainProblem &p) {
-  RowGroups g;
-  Value hist = rowHistogram(b, p);
-  std::tie(g.bounds, g.uniqueRows, g.numUnique) =
-      prefixAndUniqueRows(b, p, hist);
-  g.perm = scatterPositions(b, p, g.bounds);
-  return g;
 }
 
 //===----------------------------------------------------------------------===//
@@ -238,44 +137,122 @@ static Value coefficient(ImplicitLocOpBuilder &b, const TrainProblem &p,
   return c;
 }
 
-/// The gradient of the vector at `col` of the row whose positions are
-/// perm[lo : hi]: the sum, in index order, of each position's share of its
-/// bag's dy (for max, dy where the position won the element).
-static Value accumulateRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                           const RowGroups &g, Value lo, Value hi, Value col,
-                           Value mask) {
+/// Accumulator vectors per pass over a row's positions: with the dy vector
+/// loaded and the coefficient they fit AVX2's 16 registers (max also holds
+/// the winning positions, vectors of i64).
+static int64_t passVectors(const TrainProblem &p) { return p.isMax() ? 4 : 8; }
+
+/// The table's row length when it is static, or ShapedType::kDynamic.
+static int64_t staticRowLength(const TrainProblem &p) {
+  return cast<RankedTensorType>(p.table.getType()).getDimSize(1);
+}
+
+/// Whether one pass covers the whole row (a static row of at most
+/// passVectors vectors).
+static bool isSinglePass(const TrainProblem &p) {
+  // (A row of no elements has no pass: it takes the general path, as a
+  // dynamic row does.)
+  int64_t row = staticRowLength(p);
+  return !ShapedType::isDynamic(row) && row > 0 &&
+         llvm::divideCeil(row, p.lanes) <= passVectors(p);
+}
+
+/// The column of the vector `v` of a block starting at `col`.
+static Value vectorColumn(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                          Value col, size_t v) {
+  if (v == 0)
+    return col;
+  return arith::AddIOp::create(b, col,
+                               cst(b, static_cast<int64_t>(v) * p.lanes));
+}
+
+/// The passes over a row: for a static row, blocks of passVectors vectors,
+/// each vector whole (a null mask) but a partial last one; for a dynamic
+/// row, a loop over single masked vectors. `body` gets each block's first
+/// column, its masks and the iter_args, and returns their next values.
+static SmallVector<Value> forEachPass(ImplicitLocOpBuilder &b,
+                                      const TrainProblem &p, ValueRange inits,
+                                      PassBody body) {
+  int64_t row = staticRowLength(p);
+  if (ShapedType::isDynamic(row))
+    return forEachChunk(
+        b, p, inits,
+        [&](ImplicitLocOpBuilder &cb, Value col, Value mask, ValueRange iter) {
+          return body(cb, col, {mask}, iter);
+        });
+  SmallVector<Value> iter(inits);
+  int64_t numVectors = llvm::divideCeil(row, p.lanes);
+  for (int64_t first = 0; first < numVectors; first += passVectors(p)) {
+    int64_t count = std::min(passVectors(p), numVectors - first);
+    SmallVector<Value> masks(count);
+    int64_t lastCol = (first + count - 1) * p.lanes;
+    if (row - lastCol < p.lanes)
+      masks.back() = chunkMask(b, p, cst(b, lastCol));
+    iter = body(b, cst(b, first * p.lanes), masks, iter);
+  }
+  return iter;
+}
+
+/// `accs` (the block of vectors at `col`, masks: one per vector) plus
+/// position `j`'s share of its bag's dy: dy times its coefficient, or for
+/// max dy where the position won the element.
+static SmallVector<Value> addPosition(ImplicitLocOpBuilder &b,
+                                      const TrainProblem &p, Value j, Value bag,
+                                      Value col, ArrayRef<Value> masks,
+                                      ValueRange accs) {
   auto vecType = VectorType::get({p.lanes}, p.accType);
   auto vecI64 = VectorType::get({p.lanes}, b.getI64Type());
+  Value cVec, jVec, zeros;
+  if (p.isMax()) {
+    jVec = vector::BroadcastOp::create(
+        b, vecI64, arith::IndexCastOp::create(b, b.getI64Type(), j));
+    zeros = arith::ConstantOp::create(
+        b, DenseElementsAttr::get(vecType, b.getFloatAttr(p.accType, 0.0)));
+  } else if (Value c = coefficient(b, p, j, bag)) {
+    cVec = vector::BroadcastOp::create(b, vecType, c);
+  }
+  SmallVector<Value> next;
+  for (auto [v, mask] : llvm::enumerate(masks)) {
+    Value vcol = vectorColumn(b, p, col, v);
+    Value dy = readAccVector(b, p, p.dy, bag, vcol, mask);
+    if (p.isMax()) {
+      Value pad = arith::ConstantOp::create(b, b.getI64IntegerAttr(-1));
+      Value won = vector::TransferReadOp::create(
+          b, vecI64, p.argmax, ValueRange{bag, vcol}, rowMap(b), pad, mask,
+          b.getBoolArrayAttr({true}));
+      Value mine =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, won, jVec);
+      next.push_back(arith::AddFOp::create(
+          b, accs[v], arith::SelectOp::create(b, mine, dy, zeros)));
+    } else if (cVec) {
+      next.push_back(vector::FMAOp::create(b, dy, cVec, accs[v]));
+    } else {
+      next.push_back(arith::AddFOp::create(b, accs[v], dy));
+    }
+  }
+  return next;
+}
+
+/// The gradient of the block of vectors at `col` (masks: one per vector)
+/// of the row whose positions are perm[lo : hi]: the sums, in index order,
+/// of each position's share, one walk over the positions for the block.
+static SmallVector<Value> accumulateRow(ImplicitLocOpBuilder &b,
+                                        const TrainProblem &p,
+                                        const RowGroups &g, Value lo, Value hi,
+                                        Value col, ArrayRef<Value> masks) {
+  auto vecType = VectorType::get({p.lanes}, p.accType);
   Value zeros = arith::ConstantOp::create(
       b, DenseElementsAttr::get(vecType, b.getFloatAttr(p.accType, 0.0)));
+  SmallVector<Value> inits(masks.size(), zeros);
   auto loop = scf::ForOp::create(
-      b, lo, hi, cst(b, 1), ValueRange{zeros},
+      b, lo, hi, cst(b, 1), inits,
       [&](OpBuilder &nested, Location loc, Value q, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value j = tensor::ExtractOp::create(ib, g.perm, q);
         Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
-        Value dy = readAccVector(ib, p, p.dy, bag, col, mask);
-        Value acc;
-        if (p.isMax()) {
-          Value pad = arith::ConstantOp::create(ib, ib.getI64IntegerAttr(-1));
-          Value won = vector::TransferReadOp::create(
-              ib, vecI64, p.argmax, ValueRange{bag, col}, rowMap(ib), pad,
-              mask, ib.getBoolArrayAttr({true}));
-          Value jVec = vector::BroadcastOp::create(
-              ib, vecI64, arith::IndexCastOp::create(ib, ib.getI64Type(), j));
-          Value mine = arith::CmpIOp::create(ib, arith::CmpIPredicate::eq,
-                                             won, jVec);
-          acc = arith::AddFOp::create(
-              ib, iter[0], arith::SelectOp::create(ib, mine, dy, zeros));
-        } else if (Value c = coefficient(ib, p, j, bag)) {
-          Value cVec = vector::BroadcastOp::create(ib, vecType, c);
-          acc = vector::FMAOp::create(ib, dy, cVec, iter[0]);
-        } else {
-          acc = arith::AddFOp::create(ib, iter[0], dy);
-        }
-        scf::YieldOp::create(ib, acc);
+        scf::YieldOp::create(ib, addPosition(ib, p, j, bag, col, masks, iter));
       });
-  return loop.getResult(0);
+  return loop.getResults();
 }
 
 //===----------------------------------------------------------------------===//
@@ -304,33 +281,94 @@ static SmallVector<OpFoldResult> unitStrides(ImplicitLocOpBuilder &b,
   return SmallVector<OpFoldResult>(rank, b.getIndexAttr(1));
 }
 
-/// The slices of `outs` at unique row `u`, and the body's new slices.
-static SmallVector<Value>
-rowIteration(ImplicitLocOpBuilder &b, const RowGroups &g, Value u,
-             ArrayRef<RowOutput> outs, ValueRange current,
-             SmallVector<SmallVector<OpFoldResult>> &offsets,
-             const RowBody &body) {
+/// Prefetches (for writing) row `r` of `buffer`, a [num_emb, row] memref:
+/// every cache line of it, the row's last element too since rows need not
+/// start on lines.
+static void prefetchRowLines(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                             Value buffer, Value r) {
+  auto prefetch = [&](ImplicitLocOpBuilder &pb, Value col) {
+    memref::PrefetchOp::create(pb, buffer, ValueRange{r, col},
+                               /*isWrite=*/pb.getBoolAttr(true),
+                               /*localityHint=*/pb.getI32IntegerAttr(3),
+                               /*isDataCache=*/pb.getBoolAttr(true));
+  };
+  int64_t perLine =
+      std::max<int64_t>(1, 64 / (p.storageType.getIntOrFloatBitWidth() / 8));
+  int64_t row = staticRowLength(p);
+  if (ShapedType::isDynamic(row)) {
+    scf::ForOp::create(
+        b, cst(b, 0), p.row, cst(b, perLine), ValueRange{},
+        [&](OpBuilder &nested, Location loc, Value col, ValueRange) {
+          ImplicitLocOpBuilder lb(loc, nested);
+          prefetch(lb, col);
+          scf::YieldOp::create(lb);
+        });
+  } else {
+    for (int64_t col = 0; col < row; col += perLine)
+      prefetch(b, cst(b, col));
+  }
+  if (row != 0)
+    prefetch(b, arith::MaxSIOp::create(
+                    b, arith::SubIOp::create(b, p.row, cst(b, 1)), cst(b, 0)));
+}
+
+/// Prefetches the row `p.prefetchRows` unique rows after unique row `u`
+/// (clamped to the last) of `buffer`.
+static void prefetchRowAhead(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                             const RowGroups &g, Value buffer, Value u) {
+  Value last = arith::SubIOp::create(b, g.numUnique, cst(b, 1));
+  Value ahead = arith::MinUIOp::create(
+      b, arith::AddIOp::create(b, u, cst(b, p.prefetchRows)), last);
+  prefetchRowLines(b, p, buffer, extractIndex(b, g.uniqueRows, ahead));
+}
+
+/// The slices of `outs` at unique row `u`, and the body's new slices;
+/// first the prefetch of a row ahead of `prefetchBuffer` when given.
+static SmallVector<Value> rowIteration(
+    ImplicitLocOpBuilder &b, const TrainProblem &p, const RowGroups &g, Value u,
+    ArrayRef<RowOutput> outs, ValueRange current, Value prefetchBuffer,
+    SmallVector<SmallVector<OpFoldResult>> &offsets, const RowBody &body) {
+  if (prefetchBuffer)
+    prefetchRowAhead(b, p, g, prefetchBuffer, u);
   Value r = extractIndex(b, g.uniqueRows, u);
-  Value lo = tensor::ExtractOp::create(b, g.bounds, r);
+  Value lo = tensor::ExtractOp::create(b, g.starts, u);
   Value hi = tensor::ExtractOp::create(
-      b, g.bounds, ValueRange{arith::AddIOp::create(b, r, cst(b, 1))});
+      b, g.starts, ValueRange{arith::AddIOp::create(b, u, cst(b, 1))});
   SmallVector<Value> slices;
   for (auto [out, tensor] : llvm::zip_equal(outs, current)) {
     offsets.push_back(out.offsets(b, u, r));
-    slices.push_back(tensor::ExtractSliceOp::create(
-        b, tensor, offsets.back(), out.sizes,
-        unitStrides(b, out.sizes.size())));
+    slices.push_back(
+        tensor::ExtractSliceOp::create(b, tensor, offsets.back(), out.sizes,
+                                       unitStrides(b, out.sizes.size())));
   }
   return body(b, r, lo, hi, slices);
 }
 
+/// The [num_emb, row] tensor `tensor` as a buffer to prefetch rows of
+/// when the kernel prefetches, else null. Taken before the row loop writes
+/// into it: a read there, which leaves the writes in place.
+static Value prefetchBufferOf(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                              Value tensor) {
+  if (p.prefetchRows == 0)
+    return Value();
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto layout = StridedLayoutAttr::get(
+      b.getContext(), ShapedType::kDynamic,
+      SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic));
+  return bufferization::ToBufferOp::create(
+      b, MemRefType::get(type.getShape(), type.getElementType(), layout),
+      tensor, /*read_only=*/true);
+}
+
 /// Runs `body` for each unique row, sequentially or as an scf.forall whose
-/// iterations write disjoint slices.
-static SmallVector<Value> forEachUniqueRow(ImplicitLocOpBuilder &b,
-                                           const TrainProblem &p,
-                                           const RowGroups &g,
-                                           ArrayRef<RowOutput> outs,
-                                           const RowBody &body) {
+/// iterations write disjoint slices; prefetches rows of `prefetchOf` (a
+/// [num_emb, row] tensor, or null) ahead.
+static SmallVector<Value>
+forEachUniqueRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                 const RowGroups &g, ArrayRef<RowOutput> outs, Value prefetchOf,
+                 const RowBody &body) {
+  Value prefetchBuffer =
+      prefetchOf ? prefetchBufferOf(b, p, prefetchOf) : Value();
   SmallVector<Value> inits;
   for (const RowOutput &out : outs)
     inits.push_back(out.init);
@@ -340,8 +378,8 @@ static SmallVector<Value> forEachUniqueRow(ImplicitLocOpBuilder &b,
         [&](OpBuilder &nested, Location loc, Value u, ValueRange iter) {
           ImplicitLocOpBuilder ib(loc, nested);
           SmallVector<SmallVector<OpFoldResult>> offsets;
-          SmallVector<Value> slices =
-              rowIteration(ib, g, u, outs, iter, offsets, body);
+          SmallVector<Value> slices = rowIteration(
+              ib, p, g, u, outs, iter, prefetchBuffer, offsets, body);
           SmallVector<Value> results;
           for (auto [k, slice] : llvm::enumerate(slices))
             results.push_back(tensor::InsertSliceOp::create(
@@ -360,8 +398,8 @@ static SmallVector<Value> forEachUniqueRow(ImplicitLocOpBuilder &b,
   b.setInsertionPoint(forall.getTerminator());
   SmallVector<SmallVector<OpFoldResult>> offsets;
   SmallVector<Value> slices =
-      rowIteration(b, g, forall.getInductionVar(0), outs,
-                   forall.getRegionIterArgs(), offsets, body);
+      rowIteration(b, p, g, forall.getInductionVar(0), outs,
+                   forall.getRegionIterArgs(), prefetchBuffer, offsets, body);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   for (auto [k, slice] : llvm::enumerate(slices))
     tensor::ParallelInsertSliceOp::create(
@@ -376,8 +414,7 @@ static RowOutput rowSliceOutput(ImplicitLocOpBuilder &b, const TrainProblem &p,
                                 Value init, bool atUniquePosition) {
   RowOutput out;
   out.init = init;
-  out.offsets = [atUniquePosition](ImplicitLocOpBuilder &ob, Value u,
-                                   Value r) {
+  out.offsets = [atUniquePosition](ImplicitLocOpBuilder &ob, Value u, Value r) {
     return SmallVector<OpFoldResult>{atUniquePosition ? u : r,
                                      ob.getIndexAttr(0)};
   };
@@ -389,42 +426,130 @@ static RowOutput rowSliceOutput(ImplicitLocOpBuilder &b, const TrainProblem &p,
 // The kernels
 //===----------------------------------------------------------------------===//
 
+/// Writes the accumulator vectors `accs` into the block at `col` of row 0
+/// of `slice` (masks: one per vector), each rounded once.
+static Value writeBlock(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                        ValueRange accs, Value slice, Value col,
+                        ArrayRef<Value> masks) {
+  for (auto [v, acc] : llvm::enumerate(accs))
+    slice = writeVector(b, acc, slice, cst(b, 0), vectorColumn(b, p, col, v),
+                        masks[v]);
+  return slice;
+}
+
+/// A dense gradient's initial value: rows no position reads keep their
+/// zeros. A fill of an empty tensor: empty-tensor elimination then makes
+/// the caller's destination the gradient's buffer (no table-sized
+/// allocation, no copy into it), and --embbag-to-llvm makes the fill a
+/// memset (embbag-zero-fill-to-memset).
+static Value zeroGradient(ImplicitLocOpBuilder &b, const TrainProblem &p) {
+  auto type = RankedTensorType::get(
+      {ShapedType::kDynamic, ShapedType::kDynamic}, p.storageType);
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(p.storageType));
+  Value empty = tensor::EmptyOp::create(b, type.getShape(), p.storageType,
+                                        ValueRange{p.numEmb, p.row});
+  return linalg::FillOp::create(b, zero, empty).getResult(0);
+}
+
+/// `grad` ([?, ?]) with the static sizes of the table's row back (and of
+/// its rows, dense), for the reshapes to the result types.
+static Value withTableSizes(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                            Value grad, bool sparse) {
+  auto tableType = cast<RankedTensorType>(p.table.getType());
+  int64_t leading = sparse ? ShapedType::kDynamic : tableType.getDimSize(0);
+  return tensor::CastOp::create(
+      b, tableType.clone({leading, tableType.getDimSize(1)}), grad);
+}
+
+bool mlir::embbag::loops::scattersDenseGrad(const TrainProblem &p) {
+  return !p.parallel && p.accType == p.storageType;
+}
+
+Value mlir::embbag::loops::buildScatteredGrad(ImplicitLocOpBuilder &b,
+                                              const TrainProblem &p) {
+  Value init = zeroGradient(b, p);
+  Value prefetchBuffer = prefetchBufferOf(b, p, init);
+  Value lastPosition = arith::SubIOp::create(b, p.numPositions, cst(b, 1));
+  auto loop = scf::ForOp::create(
+      b, cst(b, 0), p.numPositions, cst(b, 1), ValueRange{init},
+      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        if (prefetchBuffer) {
+          // The row of a read position ahead (row 0 for an unread one,
+          // whose index may be anything).
+          Value ahead = arith::MinUIOp::create(
+              ib, arith::AddIOp::create(ib, j, cst(ib, p.prefetchRows)),
+              lastPosition);
+          Value row = arith::SelectOp::create(
+              ib, isRead(ib, p, ahead), extractIndex(ib, p.indices, ahead),
+              cst(ib, 0));
+          prefetchRowLines(ib, p, prefetchBuffer, row);
+        }
+        Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
+        Value read = arith::CmpIOp::create(ib, arith::CmpIPredicate::sge, bag,
+                                           cst(ib, 0));
+        auto ifOp = scf::IfOp::create(
+            ib, read,
+            [&](OpBuilder &n2, Location l2) {
+              ImplicitLocOpBuilder tb(l2, n2);
+              RowOutput out = rowSliceOutput(tb, p, iter[0], false);
+              Value r = extractIndex(tb, p.indices, j);
+              SmallVector<OpFoldResult> offsets = out.offsets(tb, r, r);
+              Value slice = tensor::ExtractSliceOp::create(
+                  tb, iter[0], offsets, out.sizes, unitStrides(tb, 2));
+              slice = forEachPass(
+                  tb, p, ValueRange{slice},
+                  [&](ImplicitLocOpBuilder &cb, Value col,
+                      ArrayRef<Value> masks, ValueRange t) {
+                    SmallVector<Value> accs;
+                    for (auto [v, mask] : llvm::enumerate(masks))
+                      accs.push_back(readAccVector(cb, p, t[0], cst(cb, 0),
+                                                   vectorColumn(cb, p, col, v),
+                                                   mask));
+                    accs = addPosition(cb, p, j, bag, col, masks, accs);
+                    return SmallVector<Value>{
+                        writeBlock(cb, p, accs, t[0], col, masks)};
+                  })[0];
+              scf::YieldOp::create(tb, tensor::InsertSliceOp::create(
+                                           tb, slice, iter[0], offsets,
+                                           out.sizes, unitStrides(tb, 2))
+                                           .getResult());
+            },
+            [&](OpBuilder &n2, Location l2) {
+              scf::YieldOp::create(n2, l2, iter[0]);
+            });
+        scf::YieldOp::create(ib, ifOp.getResults());
+      });
+  return withTableSizes(b, p, loop.getResult(0), /*sparse=*/false);
+}
+
 SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
                                                        const TrainProblem &p,
                                                        const RowGroups &g,
                                                        bool sparse) {
   auto type = RankedTensorType::get(
       {ShapedType::kDynamic, ShapedType::kDynamic}, p.storageType);
-  Value init;
-  if (sparse) {
-    init = tensor::EmptyOp::create(b, type.getShape(), p.storageType,
-                                   ValueRange{g.numUnique, p.row});
-  } else {
-    // Rows no position reads keep their zeros.
-    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(p.storageType));
-    init = tensor::SplatOp::create(b, type, zero,
-                                   ValueRange{p.numEmb, p.row});
-  }
+  Value init = sparse
+                   ? tensor::EmptyOp::create(b, type.getShape(), p.storageType,
+                                             ValueRange{g.numUnique, p.row})
+                         .getResult()
+                   : zeroGradient(b, p);
   RowOutput out = rowSliceOutput(b, p, init, sparse);
+  // The dense rows are written out of order: prefetched for writing.
   SmallVector<Value> results = forEachUniqueRow(
-      b, p, g, {out},
+      b, p, g, {out}, sparse ? Value() : init,
       [&](ImplicitLocOpBuilder &rb, Value, Value lo, Value hi,
           ValueRange slices) {
-        return forEachChunk(
-            rb, p, slices,
-            [&](ImplicitLocOpBuilder &cb, Value col, Value mask,
-                ValueRange iter) {
-              Value acc = accumulateRow(cb, p, g, lo, hi, col, mask);
-              return SmallVector<Value>{
-                  writeVector(cb, acc, iter[0], cst(cb, 0), col, mask)};
-            });
+        return forEachPass(rb, p, slices,
+                           [&](ImplicitLocOpBuilder &cb, Value col,
+                               ArrayRef<Value> masks, ValueRange iter) {
+                             SmallVector<Value> accs =
+                                 accumulateRow(cb, p, g, lo, hi, col, masks);
+                             return SmallVector<Value>{
+                                 writeBlock(cb, p, accs, iter[0], col, masks)};
+                           });
       });
-  // The static sizes of the table's row (and of its rows, dense) back, for
-  // the reshapes to the result types.
-  auto tableType = cast<RankedTensorType>(p.table.getType());
-  int64_t leading = sparse ? ShapedType::kDynamic : tableType.getDimSize(0);
-  Value grad = tensor::CastOp::create(
-      b, tableType.clone({leading, tableType.getDimSize(1)}), results[0]);
+  Value grad = withTableSizes(b, p, results[0], sparse);
   if (!sparse)
     return {grad};
   Value rows = tensor::ExtractSliceOp::create(
@@ -443,8 +568,7 @@ static Value dotWithDy(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j,
       b, DenseElementsAttr::get(vecType, b.getFloatAttr(p.accType, 0.0)));
   Value acc = forEachChunk(
       b, p, ValueRange{zeros},
-      [&](ImplicitLocOpBuilder &cb, Value col, Value mask,
-          ValueRange iter) {
+      [&](ImplicitLocOpBuilder &cb, Value col, Value mask, ValueRange iter) {
         Value dy = readAccVector(cb, p, p.dy, bag, col, mask);
         Value row = readAccVector(cb, p, p.table, idx, col, mask);
         return SmallVector<Value>{
@@ -508,8 +632,8 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
         Value w = convertFloat(tb, tensor::ExtractOp::create(tb, p.weights, j),
                                p.accType);
         Value old = tensor::ExtractOp::create(tb, iter[1], bag);
-        Value sum = arith::AddFOp::create(
-            tb, old, arith::MulFOp::create(tb, w, d));
+        Value sum =
+            arith::AddFOp::create(tb, old, arith::MulFOp::create(tb, w, d));
         return SmallVector<Value>{
             tensor::InsertOp::create(tb, d, iter[0], j).getResult(),
             tensor::InsertOp::create(tb, sum, iter[1], bag).getResult()};
@@ -524,51 +648,63 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
                                p.accType);
         Value s2 = arith::MulFOp::create(tb, s, s);
         Value s3 = arith::MulFOp::create(tb, s2, s);
-        Value minus = arith::MulFOp::create(
-            tb, arith::MulFOp::create(tb, w, bigD), s3);
-        Value grad = arith::SubFOp::create(
-            tb, arith::MulFOp::create(tb, s, d), minus);
+        Value minus =
+            arith::MulFOp::create(tb, arith::MulFOp::create(tb, w, bigD), s3);
+        Value grad =
+            arith::SubFOp::create(tb, arith::MulFOp::create(tb, s, d), minus);
         return SmallVector<Value>{
-            tensor::InsertOp::create(tb, convertFloat(tb, grad, wType),
-                                     iter[0], j)
+            tensor::InsertOp::create(tb, convertFloat(tb, grad, wType), iter[0],
+                                     j)
                 .getResult()};
       })[0];
 }
 
-/// sgd on one row: w -= lr * g, a vector at a time.
+/// w += minusLr * g for the block at `col` of row 0 of `slice`.
+static Value applyStep(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                       ValueRange grads, Value minusLr, Value slice, Value col,
+                       ArrayRef<Value> masks) {
+  auto vecType = VectorType::get({p.lanes}, p.accType);
+  Value step = vector::BroadcastOp::create(b, vecType, minusLr);
+  for (auto [v, grad] : llvm::enumerate(grads)) {
+    Value vcol = vectorColumn(b, p, col, v);
+    Value w = readAccVector(b, p, slice, cst(b, 0), vcol, masks[v]);
+    Value next = vector::FMAOp::create(b, step, grad, w);
+    slice = writeVector(b, next, slice, cst(b, 0), vcol, masks[v]);
+  }
+  return slice;
+}
+
+/// sgd on one row: w -= lr * g, a block of vectors per pass.
 static SmallVector<Value> sgdRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
                                  const RowGroups &g, Value lr, Value lo,
                                  Value hi, Value tableSlice) {
-  auto vecType = VectorType::get({p.lanes}, p.accType);
-  Value minusLr = vector::BroadcastOp::create(
-      b, vecType, arith::NegFOp::create(b, lr));
-  return forEachChunk(
-      b, p, ValueRange{tableSlice},
-      [&](ImplicitLocOpBuilder &cb, Value col, Value mask, ValueRange iter) {
-        Value grad = accumulateRow(cb, p, g, lo, hi, col, mask);
-        Value w = readAccVector(cb, p, iter[0], cst(cb, 0), col, mask);
-        Value next = vector::FMAOp::create(cb, minusLr, grad, w);
-        return SmallVector<Value>{
-            writeVector(cb, next, iter[0], cst(cb, 0), col, mask)};
-      });
+  Value minusLr = arith::NegFOp::create(b, lr);
+  return forEachPass(b, p, ValueRange{tableSlice},
+                     [&](ImplicitLocOpBuilder &cb, Value col,
+                         ArrayRef<Value> masks, ValueRange iter) {
+                       SmallVector<Value> grads =
+                           accumulateRow(cb, p, g, lo, hi, col, masks);
+                       return SmallVector<Value>{applyStep(
+                           cb, p, grads, minusLr, iter[0], col, masks)};
+                     });
 }
 
-/// Row-wise Adagrad on one row: the state grows by the mean of g^2 (a first
-/// pass over the row), then w -= lr / (sqrt(state) + eps) * g (a second
-/// pass, summing g again rather than storing it).
-static SmallVector<Value> adagradRow(ImplicitLocOpBuilder &b,
-                                     const TrainProblem &p, const RowGroups &g,
-                                     Value lr, Value eps, Value lo, Value hi,
-                                     Value tableSlice, Value stateSlice) {
-  Value zero = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 0.0));
-  Value sumSquares = forEachChunk(
-      b, p, ValueRange{zero},
-      [&](ImplicitLocOpBuilder &cb, Value col, Value mask, ValueRange iter) {
-        Value grad = accumulateRow(cb, p, g, lo, hi, col, mask);
-        Value squares = arith::MulFOp::create(cb, grad, grad);
-        return SmallVector<Value>{vector::ReductionOp::create(
-            cb, vector::CombiningKind::ADD, squares, iter[0])};
-      })[0];
+/// `sum` plus the squares of the vectors `grads`, each vector's reduced in
+/// turn (the same order for a row taken in one pass or in several).
+static Value addSquares(ImplicitLocOpBuilder &b, ValueRange grads, Value sum) {
+  for (Value grad : grads)
+    sum =
+        vector::ReductionOp::create(b, vector::CombiningKind::ADD,
+                                    arith::MulFOp::create(b, grad, grad), sum);
+  return sum;
+}
+
+/// The row's new state s + sum_squares / row (stored into `stateSlice`)
+/// and its step lr / (sqrt(state) + eps).
+static std::pair<Value, Value> adagradState(ImplicitLocOpBuilder &b,
+                                            const TrainProblem &p,
+                                            Value sumSquares, Value lr,
+                                            Value eps, Value stateSlice) {
   Value rowLength = arith::UIToFPOp::create(
       b, p.accType, arith::IndexCastUIOp::create(b, b.getI64Type(), p.row));
   Type stateType = cast<ShapedType>(stateSlice.getType()).getElementType();
@@ -581,14 +717,50 @@ static SmallVector<Value> adagradRow(ImplicitLocOpBuilder &b,
       b, convertFloat(b, state, stateType), stateSlice, ValueRange{cst(b, 0)});
   Value denominator =
       arith::AddFOp::create(b, math::SqrtOp::create(b, state), eps);
-  Value step = arith::DivFOp::create(b, lr, denominator);
+  return {newState, arith::DivFOp::create(b, lr, denominator)};
+}
+
+/// Row-wise Adagrad on one row: the state grows by the mean of g^2, then
+/// w -= lr / (sqrt(state) + eps) * g. A row of one pass keeps g in
+/// registers between the two; a longer row is walked twice, summing g
+/// again rather than storing it.
+static SmallVector<Value> adagradRow(ImplicitLocOpBuilder &b,
+                                     const TrainProblem &p, const RowGroups &g,
+                                     Value lr, Value eps, Value lo, Value hi,
+                                     Value tableSlice, Value stateSlice) {
+  Value zero = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 0.0));
+  if (isSinglePass(p)) {
+    return forEachPass(
+        b, p, ValueRange{tableSlice, stateSlice},
+        [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
+            ValueRange iter) {
+          SmallVector<Value> grads =
+              accumulateRow(cb, p, g, lo, hi, col, masks);
+          auto [newState, step] = adagradState(
+              cb, p, addSquares(cb, grads, zero), lr, eps, iter[1]);
+          Value minusStep = arith::NegFOp::create(cb, step);
+          return SmallVector<Value>{
+              applyStep(cb, p, grads, minusStep, iter[0], col, masks),
+              newState};
+        });
+  }
+  Value sumSquares =
+      forEachPass(b, p, ValueRange{zero},
+                  [&](ImplicitLocOpBuilder &cb, Value col,
+                      ArrayRef<Value> masks, ValueRange iter) {
+                    SmallVector<Value> grads =
+                        accumulateRow(cb, p, g, lo, hi, col, masks);
+                    return SmallVector<Value>{addSquares(cb, grads, iter[0])};
+                  })[0];
+  auto [newState, step] = adagradState(b, p, sumSquares, lr, eps, stateSlice);
   SmallVector<Value> table = sgdRow(b, p, g, step, lo, hi, tableSlice);
   return {table[0], newState};
 }
 
-SmallVector<Value> mlir::embbag::loops::buildUpdate(
-    ImplicitLocOpBuilder &b, const TrainProblem &p, const RowGroups &g,
-    Value learningRate, Value epsilon, Value state) {
+SmallVector<Value>
+mlir::embbag::loops::buildUpdate(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                                 const RowGroups &g, Value learningRate,
+                                 Value epsilon, Value state) {
   Value lr = convertFloat(b, learningRate, p.accType);
   SmallVector<RowOutput> outs{rowSliceOutput(b, p, p.table, false)};
   if (state) {
@@ -601,12 +773,13 @@ SmallVector<Value> mlir::embbag::loops::buildUpdate(
     outs.push_back(stateOut);
   }
   Value eps = epsilon ? convertFloat(b, epsilon, p.accType) : Value();
-  return forEachUniqueRow(
-      b, p, g, outs,
-      [&](ImplicitLocOpBuilder &rb, Value, Value lo, Value hi,
-          ValueRange slices) {
-        if (!state)
-          return sgdRow(rb, p, g, lr, lo, hi, slices[0]);
-        return adagradRow(rb, p, g, lr, eps, lo, hi, slices[0], slices[1]);
-      });
+  // The table's rows are read and written out of order: prefetched.
+  return forEachUniqueRow(b, p, g, outs, p.table,
+                          [&](ImplicitLocOpBuilder &rb, Value, Value lo,
+                              Value hi, ValueRange slices) {
+                            if (!state)
+                              return sgdRow(rb, p, g, lr, lo, hi, slices[0]);
+                            return adagradRow(rb, p, g, lr, eps, lo, hi,
+                                              slices[0], slices[1]);
+                          });
 }

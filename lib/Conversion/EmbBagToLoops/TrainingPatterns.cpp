@@ -53,7 +53,31 @@ struct TrainingConfig {
   bool checks;
   unsigned vectorBits;
   bool parallel;
+  TargetModel target;
+  int prefetchDistance; // the option: -1 from the table's size, 0 none
 };
+
+/// How many unique rows ahead to prefetch the rows of `table`: none when
+/// the last-level cache holds it (its size static), else about the
+/// target's bytes in flight of rows (as the forward kernel's prefetch).
+int64_t prefetchRowsFor(RankedTensorType table, const TargetModel &target) {
+  const PrefetchPolicy &policy = target.prefetch;
+  int64_t elementBytes =
+      std::max<int64_t>(1, table.getElementTypeBitWidth() / 8);
+  int64_t rowElements = 1;
+  for (int64_t d = 1; d < table.getRank(); ++d)
+    rowElements = ShapedType::isDynamic(table.getDimSize(d))
+                      ? ShapedType::kDynamic
+                      : rowElements * table.getDimSize(d);
+  if (table.hasStaticShape() &&
+      table.getDimSize(0) * rowElements * elementBytes <=
+          target.lastLevelCacheBytes)
+    return 0;
+  if (ShapedType::isDynamic(rowElements) || rowElements == 0)
+    return policy.minDistance;
+  return std::clamp(policy.bytesInFlight / (rowElements * elementBytes),
+                    policy.minDistance, policy.maxDistance);
+}
 
 /// The normal form of `op`, built with its forward op, which is erased.
 template <typename OpT>
@@ -63,6 +87,9 @@ TrainProblem normalize(ImplicitLocOpBuilder &b, PatternRewriter &rewriter,
   TrainProblem p =
       normalizeTraining(b, op, forward, op.getDy(), config.checks,
                         config.vectorBits, config.parallel);
+  p.prefetchRows = config.prefetchDistance >= 0
+                       ? config.prefetchDistance
+                       : prefetchRowsFor(op.getTableType(), config.target);
   rewriter.eraseOp(forward);
   return p;
 }
@@ -90,8 +117,14 @@ struct GradLowering : public OpRewritePattern<OpT> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     TrainProblem p = normalize(b, rewriter, op, config);
-    RowGroups g = groupByRow(b, p);
-    SmallVector<Value> grads = buildTableGrad(b, p, g, op.getSparse());
+    SmallVector<Value> grads;
+    RowGroups g;
+    if (!op.getSparse() && scattersDenseGrad(p)) {
+      grads.push_back(buildScatteredGrad(b, p));
+    } else {
+      g = groupByRow(b, p);
+      grads = buildTableGrad(b, p, g, op.getSparse());
+    }
     SmallVector<Value> results;
     Value table = op.getTable();
     if (op.getSparse()) {
@@ -144,7 +177,7 @@ void mlir::embbag::loops::populateTrainingOpPatterns(
   TrainingConfig config{options.checks,
                         options.vectorBits ? options.vectorBits
                                            : target.vectorBits,
-                        options.parallel};
+                        options.parallel, target, options.prefetchDistance};
   MLIRContext *ctx = patterns.getContext();
   patterns.add<GradLowering<PackedGradOp>, GradLowering<OffsetsGradOp>,
                GradLowering<SegmentsGradOp>, UpdateLowering<PackedUpdateOp>,

@@ -5,7 +5,8 @@
 // updates the table and the state in place, in the caller's buffers. No
 // buffer of the table's size (or the state's) is allocated, nothing is
 // copied, and the results are the arguments' buffers. The only buffers are
-// the kernel's scratch: per position, per bag, per row of the histogram.
+// the kernel's scratch: per position, per bag, and for a small table per
+// row of the counting sort's histogram.
 
 // CHECK-LABEL: func.func @adagrad
 // CHECK-SAME: %[[S:[^:]*]]: memref<1000xf32>, %{{[^:]*}}: memref<3x64xf32>, %[[T:[^:]*]]: memref<1000x64xf32>
@@ -30,4 +31,25 @@ func.func @sgd_bf16(%lr: f32, %dy: tensor<?x16xbf16>, %t: tensor<?x16xbf16>, %i:
   %0 = embbag.packed_update sum sgd(%lr) %dy, %t[%i]
          : (f32, tensor<?x16xbf16>, tensor<?x16xbf16>, tensor<?x4xi32>) -> tensor<?x16xbf16>
   return %0 : tensor<?x16xbf16>
+}
+
+// The dense gradient materialized into the caller's buffer is computed in
+// that buffer: its zeros are a fill of it (a memset in --embbag-to-llvm),
+// then the touched rows are written into it. No buffer of the table's
+// size, no copy.
+// CHECK-LABEL: func.func @dense_into_destination
+// CHECK-SAME: %[[OUT:[^:]*]]: memref<1000x64xf32>)
+// CHECK-NOT: memref.alloc() {{.*}} : memref<1000x64xf32>
+// CHECK-NOT: memref.copy
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]] : memref<1000x64xf32>)
+// CHECK-NOT: memref.copy
+// CHECK: memref.subview %[[OUT]]
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @dense_into_destination(%dy: tensor<3x64xf32>, %t: tensor<1000x64xf32>, %i: tensor<?xi64>, %off: tensor<3xi64>, %out: memref<1000x64xf32>) {
+  %g = embbag.offsets_grad sum %dy, %t[%i] offsets(%off)
+         : (tensor<3x64xf32>, tensor<1000x64xf32>, tensor<?xi64>, tensor<3xi64>) -> tensor<1000x64xf32>
+  bufferization.materialize_in_destination %g in restrict writable %out
+      : (tensor<1000x64xf32>, memref<1000x64xf32>) -> ()
+  return
 }

@@ -4,40 +4,62 @@
 // RUN: embbag-opt %s --convert-embbag-to-loops="checks=0" -split-input-file | FileCheck %s --check-prefix=NOCHECKS
 
 // The training kernels (docs/Kernel.md, "Training kernels"): each position's
-// bag, a stable counting sort of the positions by row (histogram, prefix
-// sum listing the unique rows, scatter in index order), then one loop over
-// the unique rows accumulating each row's gradient in f32 vectors along
-// the row, stored once.
+// bag, a stable sort of the positions by row (for tables of at most 2 rows
+// per position a counting sort: histogram, prefix sum listing the unique
+// rows and where their runs start, scatter in index order; else a radix
+// sort, @radix below), then one loop over the unique rows accumulating
+// each row's gradient in f32 vectors along the row, stored once.
 
 // CHECK-LABEL: func.func @dense_sum
 // The bag of each position, from the offsets.
 // CHECK: %[[BAGS:.*]] = scf.for
 // CHECK: tensor.insert %{{.*}} into %{{.*}} : tensor<?xindex>
-// The histogram of the rows: unread positions go to the spill slot.
-// CHECK: %[[HIST:.*]] = scf.for
-// CHECK: arith.select
-// CHECK: tensor.insert
-// The prefix sum, listing the unique rows in ascending order.
-// CHECK: %[[PREFIX:.*]]:4 = scf.for
-// CHECK: scf.if
-// CHECK: tensor.insert %{{.*}} : tensor<{{.*}}xi64>
-// The scatter of the positions to their row's run.
-// CHECK: %[[SCATTER:.*]]:2 = scf.for
-// The dense gradient starts at zero; each unique row is one slice.
-// CHECK: %[[ZERO:.*]] = tensor.splat %{{.*}} : tensor<?x?xf32>
-// CHECK: scf.for %[[U:.*]] = %{{.*}} to %[[PREFIX]]#2 {{.*}} iter_args(%[[G:.*]] = %[[ZERO]])
+// A sequential dense gradient of an f32 table needs no grouping: its zeros
+// are a fill of an empty tensor, which empty-tensor elimination makes the
+// caller's destination (training-bufferize.mlir), then each read position
+// adds its share to its row, in index order: each row's sum in the grouped
+// kernel's order.
+// CHECK-NOT: scf.if
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<5x2xf32>
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<5x2xf32>)
+// CHECK: scf.for %[[J:.*]] = %c0 to %c4 {{.*}} iter_args(%[[G:.*]] = %[[ZERO]])
+// CHECK: %[[BAG:.*]] = tensor.extract %[[BAGS]][%[[J]]]
+// CHECK: %[[READ:.*]] = arith.cmpi sge, %[[BAG]], %c0
+// CHECK: scf.if %[[READ]]
 // CHECK: %[[ROW:.*]] = tensor.extract_slice %[[G]]
-// The row's positions in index order, dy accumulated in vectors.
-// CHECK: scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xf32>)
-// CHECK: vector.transfer_read %{{.*}} {in_bounds = [true]} : tensor<3x2xf32>, vector<8xf32>
-// CHECK: arith.addf %[[ACC]]
-// CHECK: vector.transfer_write %{{.*}}, %[[ROW]]
+// CHECK: %[[OLD:.*]] = vector.transfer_read %[[ROW]]
+// CHECK: %[[DY:.*]] = vector.transfer_read %{{.*}}[%[[BAG]], %c0]{{.*}} : tensor<3x2xf32>, vector<8xf32>
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DY]]
+// CHECK: vector.transfer_write %[[NEW]], %[[ROW]]
 // CHECK: tensor.insert_slice
 // CHECK-NOT: scf.forall
 
 // PAR-LABEL: func.func @dense_sum
-// The unique rows in parallel: each iteration owns its row's slice.
-// PAR: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<?x?xf32>)
+// With parallel=1 the positions are grouped by row. 5 rows, 4 positions:
+// the counting sort (the static sizes fold the choice of sort). The
+// histogram of the rows: unread positions go to the spill slot.
+// PAR-NOT: scf.if
+// PAR: %[[HIST:.*]] = scf.for
+// PAR: arith.select
+// PAR: tensor.insert
+// The prefix sum, listing the unique rows in ascending order and where
+// their runs start; the end of the last run closes the starts.
+// PAR: %[[PREFIX:.*]]:5 = scf.for
+// PAR: scf.if
+// PAR: tensor.insert %{{.*}} : tensor<{{.*}}xi64>
+// PAR: %[[STARTS:.*]] = tensor.insert %[[PREFIX]]#4 into %[[PREFIX]]#2[%[[PREFIX]]#3]
+// The scatter of the positions to their row's run.
+// PAR: %[[SCATTER:.*]]:2 = scf.for
+// PAR: linalg.fill
+// The unique rows in parallel: each iteration owns its row's slice and
+// sums the row's positions in index order, dy accumulated in vectors (a
+// row of 2: one vector, masked).
+// PAR: scf.forall (%[[U:.*]]) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<5x2xf32>)
+// PAR: %[[LO:.*]] = tensor.extract %[[STARTS]][%[[U]]]
+// PAR: %[[MASK:.*]] = vector.constant_mask [2] : vector<8xi1>
+// PAR: scf.for %{{.*}} = %[[LO]] to %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xf32>)
+// PAR: vector.transfer_read %{{.*}}, %[[MASK]] {in_bounds = [true]} : tensor<3x2xf32>, vector<8xf32>
+// PAR: arith.addf %[[ACC]]
 // PAR: scf.forall.in_parallel
 // PAR-NEXT: tensor.parallel_insert_slice
 
@@ -69,14 +91,14 @@ func.func @dense_sum(%dy: tensor<3x2xf32>, %t: tensor<5x2xf32>, %i: tensor<4xi64
 // CHECK: arith.cmpf ogt
 // CHECK: arith.cmpi eq, %{{.*}}, %cst
 // CHECK: arith.ori
-// CHECK: %[[UNIQUE:.*]]:4 = scf.for
-// CHECK: %[[ROWS:.*]] = tensor.empty(%[[UNIQUE]]#2) : tensor<?x2xf16>
-// CHECK: scf.for %{{.*}} = %c0 to %[[UNIQUE]]#2 {{.*}} iter_args(%{{.*}} = %[[ROWS]])
+// CHECK: %[[UNIQUE:.*]]:5 = scf.for
+// CHECK: %[[ROWS:.*]] = tensor.empty(%[[UNIQUE]]#3) : tensor<?x2xf16>
+// CHECK: scf.for %{{.*}} = %c0 to %[[UNIQUE]]#3 {{.*}} iter_args(%{{.*}} = %[[ROWS]])
 // CHECK: vector.transfer_read %[[ARGMAX]]#0
 // CHECK: arith.cmpi eq
 // CHECK: arith.select
 // CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xf16>
-// CHECK: %[[IDS:.*]] = tensor.extract_slice %[[UNIQUE]]#1[0] [%[[UNIQUE]]#2] [1] : tensor<?xi32> to tensor<?xi32>
+// CHECK: %[[IDS:.*]] = tensor.extract_slice %[[UNIQUE]]#1[0] [%[[UNIQUE]]#3] [1] : tensor<{{.*}}xi32> to tensor<?xi32>
 // CHECK: return %[[IDS]]
 func.func @sparse_max(%dy: tensor<3x2xf16>, %t: tensor<5x2xf16>, %i: tensor<3x2xi32>, %p: i32) -> (tensor<?xi32>, tensor<?x2xf16>) {
   %r, %g = embbag.packed_grad max %dy, %t[%i] padding_idx(%p) sparse
@@ -111,8 +133,8 @@ func.func @weighted_sqrtn(%dy: tensor<2x4xf32>, %t: tensor<6x4xf32>, %i: tensor<
 // CHECK: scf.for %{{.*}} iter_args(%[[TABLE:.*]] = %[[T]]) -> (tensor<5x2xf32>)
 // CHECK: %[[ROW:.*]] = tensor.extract_slice %[[TABLE]]
 // CHECK: %[[NEG:.*]] = arith.negf %[[LR]]
-// CHECK: %[[NEGV:.*]] = vector.broadcast %[[NEG]]
 // CHECK: %[[G:.*]] = scf.for
+// CHECK: %[[NEGV:.*]] = vector.broadcast %[[NEG]]
 // CHECK: %[[W:.*]] = vector.transfer_read %[[ROW]]
 // CHECK: %[[NEW:.*]] = vector.fma %[[NEGV]], %[[G]], %[[W]]
 // CHECK: vector.transfer_write %[[NEW]], %[[ROW]]
@@ -144,7 +166,109 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<5xf32>, %dy: tensor<3x2xf32>,
   return %0, %1 : tensor<5x2xf32>, tensor<5xf32>
 }
 
+// -----
+
+// A table of more than 2 rows per position: the read positions and their
+// rows are compacted in index order, then sorted by a stable LSD radix
+// sort of 11 bits per pass (100000 rows: 17 bits, 2 passes; here the
+// canonicalizer unrolled the loop of pairs of passes). Nothing has the
+// table's size: no histogram of its rows.
+// CHECK-LABEL: func.func @radix
+// CHECK-NOT: scf.if %{{.*}} -> (tensor<?xindex>, tensor<?xindex>, tensor<?xi32>, index)
+// CHECK-NOT: c100003
+// CHECK: %[[READ:.*]]:3 = scf.for {{.*}} -> (tensor<6xindex>, tensor<6xindex>, index)
+// First pass: the digit of bits 0-10, its histogram, prefix and scatter.
+// CHECK: scf.for %{{.*}} = %c0 to %[[READ]]#2
+// CHECK: arith.andi %{{.*}}, %c2047 : index
+// CHECK: scf.for %{{.*}} = %c1 to %c2048
+// CHECK: scf.for %{{.*}} = %c0 to %[[READ]]#2
+// Second pass: bits 11-21.
+// CHECK: arith.shrui %{{.*}}, %c11 : index
+// CHECK: arith.andi %{{.*}}, %c2047 : index
+// The runs of equal rows of the sorted list: the unique rows and starts.
+// CHECK: %[[RUNS:.*]]:4 = scf.for %{{.*}} = %c0 to %[[READ]]#2
+// CHECK: arith.cmpi ne
+// CHECK: scf.for %{{.*}} = %c0 to %[[RUNS]]#2
+func.func @radix(%dy: tensor<3x4xf32>, %t: tensor<100000x4xf32>, %i: tensor<6xi32>, %off: tensor<3xi32>) -> (tensor<?xi32>, tensor<?x4xf32>) {
+  %r, %g = embbag.offsets_grad sum %dy, %t[%i] offsets(%off) sparse
+      : (tensor<3x4xf32>, tensor<100000x4xf32>, tensor<6xi32>, tensor<3xi32>) -> (tensor<?xi32>, tensor<?x4xf32>)
+  return %r, %g : tensor<?xi32>, tensor<?x4xf32>
+}
+
+// -----
+
+// A table of dynamic size: the sort is chosen at run time, counting sort
+// when num_emb <= 2 * n, else radix sort in a loop of pairs of passes
+// (ceil(bits / 22) of them), each iteration yielding the tensors it got.
+// CHECK-LABEL: func.func @dynamic_table
+// CHECK: %[[DIM:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?x4xf32>
+// CHECK: %[[SMALL:.*]] = arith.cmpi ule, %[[DIM]], %c12 : index
+// CHECK: scf.if %[[SMALL]] -> (tensor<?xindex>, tensor<?xindex>, tensor<?xi32>, index)
+// CHECK: scf.for %{{.*}} = %c0 to %[[DIM]]
+// CHECK: } else {
+// CHECK: math.ctlz
+// CHECK: scf.for %{{.*}} iter_args(%[[K:[^ ]*]] = %{{.*}}, %[[V:[^ ]*]] = %{{.*}}, %[[K2:[^ ]*]] = %{{.*}}, %[[V2:[^ ]*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<6xindex>, tensor<6xindex>, tensor<?xindex>, tensor<?xindex>, tensor<?xindex>)
+func.func @dynamic_table(%dy: tensor<3x4xf32>, %t: tensor<?x4xf32>, %i: tensor<6xi32>, %off: tensor<3xi32>) -> (tensor<?xi32>, tensor<?x4xf32>) {
+  %r, %g = embbag.offsets_grad sum %dy, %t[%i] offsets(%off) sparse
+      : (tensor<3x4xf32>, tensor<?x4xf32>, tensor<6xi32>, tensor<3xi32>) -> (tensor<?xi32>, tensor<?x4xf32>)
+  return %r, %g : tensor<?xi32>, tensor<?x4xf32>
+}
+
+// -----
+
+// A static row of 64 f32 (8 vectors): one walk over a row's positions sums
+// the whole row in 8 accumulators, whole vectors (no mask). The table (256
+// MB) outgrows the caches: the rows 64 unique rows ahead (16 KiB of rows)
+// are prefetched for writing, each of their lines and their last element.
+// CHECK-LABEL: func.func @row64
+// CHECK: %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<1000000x64xf32>
+// CHECK: scf.for %[[U:.*]] = %c0
+// CHECK: arith.addi %[[U]], %c64 : index
+// CHECK: memref.prefetch %[[BUF]][%[[R:.*]], %c0], write, locality<3>, data
+// CHECK: memref.prefetch %[[BUF]][%[[R]], %c16], write
+// CHECK: memref.prefetch %[[BUF]][%[[R]], %c32], write
+// CHECK: memref.prefetch %[[BUF]][%[[R]], %c48], write
+// CHECK: memref.prefetch %[[BUF]][%[[R]], %c63], write
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-NOT: vector.constant_mask
+// CHECK-NOT: vector.create_mask
+// CHECK: vector.transfer_read %{{.*}}[%{{.*}}, %c56], %{{[^,]*}} {in_bounds = [true]} : tensor<3x64xf32>, vector<8xf32>
+// CHECK-NOT: scf.for
+// CHECK: vector.fma
+// CHECK: tensor.insert_slice
+func.func @row64(%lr: f32, %dy: tensor<3x64xf32>, %t: tensor<1000000x64xf32>, %i: tensor<?xi32>, %off: tensor<3xi32>) -> tensor<1000000x64xf32> {
+  %0 = embbag.offsets_update sum sgd(%lr) %dy, %t[%i] offsets(%off)
+         : (f32, tensor<3x64xf32>, tensor<1000000x64xf32>, tensor<?xi32>, tensor<3xi32>) -> tensor<1000000x64xf32>
+  return %0 : tensor<1000000x64xf32>
+}
+
+// -----
+
+// A row of 100 f32 (13 vectors): passes of 8 and 5 vectors, the last
+// vector masked to 4 lanes. Row-wise Adagrad on a row of several passes
+// is built as two walks, the squares first (reduced vector by vector, in
+// column order), then the step; the walks are the same pure loops, which
+// CSE merges here: the step reuses the first walk's sums. The table is
+// small: no prefetch.
+// CHECK-LABEL: func.func @row100
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: vector.reduction <add>
+// CHECK: %[[TAIL:.*]] = vector.constant_mask [4] : vector<8xi1>
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: vector.transfer_read %{{.*}}[%{{.*}}, %c96], %{{.*}}, %[[TAIL]] {in_bounds = [true]}
+// CHECK: vector.reduction <add>
+// CHECK: math.sqrt
+// CHECK-NOT: scf.for
+// CHECK: vector.fma
+// CHECK: vector.transfer_write %{{.*}}[%c0, %c96], %[[TAIL]]
+func.func @row100(%lr: f32, %eps: f32, %s: tensor<10xf32>, %dy: tensor<3x100xf32>, %t: tensor<10x100xf32>, %i: tensor<?xi32>, %off: tensor<3xi32>) -> (tensor<10x100xf32>, tensor<10xf32>) {
+  %0, %1 = embbag.offsets_update sum rowwise_adagrad(%lr, %eps) state(%s) %dy, %t[%i] offsets(%off)
+         : (f32, f32, tensor<10xf32>, tensor<3x100xf32>, tensor<10x100xf32>, tensor<?xi32>, tensor<3xi32>) -> (tensor<10x100xf32>, tensor<10xf32>)
+  return %0, %1 : tensor<10x100xf32>, tensor<10xf32>
+}
+
 // Unchecked (checks=0): no check in any of the kernels above.
 // NOCHECKS-NOT: cf.assert
-// NOCHECKS: func.func @adagrad
+// NOCHECKS: func.func @row100
 // NOCHECKS-NOT: cf.assert
