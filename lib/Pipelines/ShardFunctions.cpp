@@ -268,18 +268,21 @@ static LogicalResult checkTableOwners(func::FuncOp func) {
   return success();
 }
 
-/// After propagation: every embbag op reading a placed table has its result
-/// annotated. MLIR 22.1's shard-partition crashes on an embbag op left
-/// without annotations in a sharded function; for these ops the missing
-/// bag split is the user's to give.
-static LogicalResult checkOwnedTablesAnnotated(func::FuncOp func) {
+/// After propagation: every embbag op has its result annotated. MLIR 22.1's
+/// shard-partition crashes on an embbag op left without annotations in a
+/// sharded function (propagation learns nothing about an op whose operands
+/// and result carry none); the missing sharding is the user's to give.
+static LogicalResult checkBagOpsAnnotated(func::FuncOp func) {
   WalkResult walk = func.walk([](embbag::BagOpInterface op) {
-    if (!embbag::getTableOwner(op) ||
-        llvm::any_of(op->getUsers(), llvm::IsaPred<shard::ShardOp>))
+    if (llvm::any_of(op->getUsers(), llvm::IsaPred<shard::ShardOp>))
       return WalkResult::advance();
-    op->emitOpError("table-wise sharding: the result must be split on its "
-                    "bags (dimension 0) over one grid axis, e.g. "
-                    "shard.sharding @grid split_axes = [[0]]");
+    if (embbag::getTableOwner(op))
+      op->emitOpError("table-wise sharding: the result must be split on its "
+                      "bags (dimension 0) over one grid axis, e.g. "
+                      "shard.sharding @grid split_axes = [[0]]");
+    else
+      op->emitOpError("has no sharding after sharding-propagation: annotate "
+                      "its table or its result with shard.shard");
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());
@@ -294,7 +297,7 @@ struct ShardFunctionsPass
     propagate.addPass(shard::createShardingPropagation());
     if (failed(checkTableOwners(func)) ||
         failed(runPipeline(propagate, func)) ||
-        failed(checkOwnedTablesAnnotated(func)) || failed(checkReshards(func)))
+        failed(checkBagOpsAnnotated(func)) || failed(checkReshards(func)))
       return failure();
     auto [argShardings, resultShardings] = boundaryShardings(func);
     if (resultShardings.size() != func.getNumResults())

@@ -39,3 +39,18 @@ func.func @owned_table_result_unannotated(%t: tensor<4x2xf32> {embbag.table_owne
   %qs = shard.shard %q to %bags : tensor<2x2xf32>
   return %r, %qs : tensor<2x2xf32>, tensor<2x2xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// Any embbag op that propagation leaves without a sharding, next to one
+// whose result is split: an error at the op (shard-partition crashed on it).
+func.func @unannotated(%t: tensor<8x4xf32>, %i: tensor<6x2xi32>) -> (tensor<6x4xf32>, tensor<6x4xf32>) {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %a = embbag.packed sum %t[%i] : (tensor<8x4xf32>, tensor<6x2xi32>) -> tensor<6x4xf32>
+  %a1 = shard.shard %a to %s : tensor<6x4xf32>
+  // expected-error @+1 {{'embbag.packed' op has no sharding after sharding-propagation: annotate its table or its result with shard.shard}}
+  %b = embbag.packed sum %t[%i] : (tensor<8x4xf32>, tensor<6x2xi32>) -> tensor<6x4xf32>
+  return %a1, %b : tensor<6x4xf32>, tensor<6x4xf32>
+}
