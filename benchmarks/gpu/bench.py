@@ -38,6 +38,7 @@ import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "utils", "difftest"))
+import reference  # noqa: E402  (the NumPy reference of the test suite)
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 TORCH_MODE = {"sum": "sum", "mean": "mean", "max": "max", "wsum": "sum"}
@@ -98,13 +99,26 @@ class Kernels:
 # ---------------------------------------------------------------------------
 
 class Case:
-    """One call: the kernel's name, its operands and PyTorch's arguments."""
+    """One call: the kernel's name, its operands and PyTorch's arguments.
+    A row-wise quantized case (dtype q8, q4, q2) has a ui8 table of `dim`
+    columns; a segments case has `offsets` None and its segment ids."""
 
     def __init__(self, form, mode, dtype, table, indices, offsets, weights,
-                 variant="", padding=None, default=None):
+                 variant="", padding=None, default=None, dim=None,
+                 segment_ids=None, num_segments=None):
         self.form, self.mode, self.dtype, self.variant = form, mode, dtype, variant
         self.table, self.indices, self.offsets = table, indices, offsets
         self.weights, self.padding, self.default = weights, padding, default
+        self.dim = dim if dim is not None else table.shape[1]
+        self.segment_ids, self.num_segments = segment_ids, num_segments
+
+    @property
+    def bits(self):
+        return int(self.dtype[1:]) if self.dtype.startswith("q") else None
+
+    @property
+    def result_dtype(self):
+        return torch.float32 if self.bits else self.table.dtype
 
     @property
     def name(self):
@@ -115,12 +129,16 @@ class Case:
     def num_bags(self):
         if self.form == "packed":
             return self.indices.shape[0]
+        if self.form == "segments":
+            return self.num_segments
         return self.offsets.numel() - (1 if self.variant == "last" else 0)
 
     def arguments(self, out):
         args = [self.table, self.indices]
         if self.form == "offsets":
             args.append(self.offsets)
+        if self.form == "segments":
+            args += [self.segment_ids, self.num_segments]
         if self.variant == "def":
             args.append(self.default)
         if self.variant == "pad":
@@ -133,7 +151,7 @@ class Case:
         """F.embedding_bag, with the default row put into empty bags; in f32
         (a closer oracle for f16 / bf16, and one that any PyTorch runs on
         the CPU) unless `native`."""
-        if self.mode == "sqrtn":
+        if self.mode == "sqrtn" or self.bits or self.form == "segments":
             return None
         table = self.table if native else self.table.float()
         weights = self.weights
@@ -152,27 +170,70 @@ class Case:
         return result
 
 
-def reference_sqrtn(case):
-    """NumPy: each bag's sum divided by the square root of its size."""
-    table = case.table.float().cpu().numpy()
-    idx = case.indices.cpu().numpy()
-    starts = case.offsets.cpu().tolist() + [idx.size]
-    out = np.zeros((case.num_bags, table.shape[1]), np.float32)
-    for b in range(case.num_bags):
-        rows = idx[starts[b]:starts[b + 1]]
-        if rows.size:
-            out[b] = table[rows].sum(0) / np.sqrt(rows.size)
-    return torch.from_numpy(out)
+def reference_result(case):
+    """The NumPy reference (utils/difftest/reference.py), for what PyTorch
+    has no operator for: sqrtn, segments, row-wise quantized tables. Returns
+    (result, allowed |error| per element)."""
+    def host(t):
+        return None if t is None else t.float().cpu().numpy() \
+            if t.is_floating_point() else t.cpu().numpy()
+    kwargs = dict(offsets_=host(case.offsets), segment_ids=host(case.segment_ids),
+                  num_segments=case.num_segments, weights=host(case.weights),
+                  default=case.default if case.variant == "def" else None,
+                  include_last_offset=case.variant == "last",
+                  padding_idx=case.padding if case.variant == "pad" else None)
+    reduction = "sum" if case.mode == "wsum" else case.mode
+    indices = host(case.indices)
+    if case.bits:
+        table = host(case.table)
+        args = (table, case.bits, case.dim, indices)
+        exact = reference.rowwise_compute(case.form, reduction, "f32", *args,
+                                          **kwargs)
+        bound = reference.rowwise_error_bound(case.form, reduction, *args,
+                                              **kwargs)
+        return torch.from_numpy(exact), torch.from_numpy(
+            2 * bound + 1e-6 + 1e-5 * np.abs(exact))
+    exact = reference.compute(case.form, reduction, "f64", host(case.table)
+                              .astype(np.float64), indices, **kwargs)
+    tol = TOLERANCE[case.dtype]
+    return torch.from_numpy(exact), torch.from_numpy(tol + tol * np.abs(exact))
+
+
+def rowwise_table(rng, bits, num_emb, dim):
+    """A rowwise(i{bits}) table of random codes, scales and biases (the
+    layout of docs/EmbBag/EmbBagOps.md): f32 scale and bias after 8-bit
+    codes, f16 after packed 4- and 2-bit codes."""
+    raw = rng.integers(0, 256, (num_emb, reference.rowwise_row_bytes(bits, dim)),
+                       dtype=np.uint8)
+    ftype = "<f4" if bits == 8 else "<f2"
+    qparams = np.stack([rng.uniform(0.001, 0.05, num_emb),
+                        rng.standard_normal(num_emb)], 1).astype(ftype)
+    raw[:, raw.shape[1] - 2 * qparams.itemsize:] = qparams.view(np.uint8)
+    return torch.from_numpy(raw)
 
 
 def random_case(rng, device, form, mode, dtype, variant, row, num_emb=97,
                 batch=23):
-    table = torch.from_numpy(rng.standard_normal((num_emb, row)).astype(
-        np.float32)).to(DTYPES[dtype]).to(device)
+    if dtype.startswith("q"):
+        table = rowwise_table(rng, int(dtype[1:]), num_emb, row).to(device)
+        wtype = torch.float32
+    else:
+        table = torch.from_numpy(rng.standard_normal((num_emb, row)).astype(
+            np.float32)).to(DTYPES[dtype]).to(device)
+        wtype = DTYPES[dtype]
+    segment_ids = num_segments = None
     if form == "packed":
         per_bag = int(rng.integers(1, 9))
         indices = torch.from_numpy(
             rng.integers(0, num_emb, (batch, per_bag))).to(device)
+        offsets = None
+    elif form == "segments":
+        # Sorted ids, with empty segments between and after them.
+        num_segments = batch
+        ids = np.sort(rng.integers(0, batch - 2, int(rng.integers(1, 5 * batch))))
+        ids[ids == 3] = 4
+        indices = torch.from_numpy(rng.integers(0, num_emb, ids.size)).to(device)
+        segment_ids = torch.from_numpy(ids.astype(np.int64)).to(device)
         offsets = None
     else:
         sizes = rng.integers(0, 9, batch)
@@ -188,13 +249,14 @@ def random_case(rng, device, form, mode, dtype, variant, row, num_emb=97,
     weights = None
     if mode == "wsum":
         weights = torch.from_numpy(rng.standard_normal(
-            tuple(indices.shape)).astype(np.float32)).to(DTYPES[dtype]).to(device)
+            tuple(indices.shape)).astype(np.float32)).to(wtype).to(device)
     padding = int(rng.integers(0, num_emb)) if variant == "pad" else None
     if padding is not None and indices.numel():
         indices.view(-1)[0] = padding
     default = int(rng.integers(0, num_emb)) if variant == "def" else None
     return Case(form, mode, dtype, table, indices, offsets, weights, variant,
-                padding, default)
+                padding, default, dim=row, segment_ids=segment_ids,
+                num_segments=num_segments)
 
 
 def differential_cases(device, seed=1):
@@ -210,31 +272,49 @@ def differential_cases(device, seed=1):
                     yield random_case(rng, device, "offsets", mode, dtype,
                                       variant, row)
             yield random_case(rng, device, "offsets", "sqrtn", dtype, "", row)
+        for mode in ("sum", "mean", "max", "wsum"):
+            yield random_case(rng, device, "segments", mode, "f32", "", row)
+            for form in ("offsets", "packed"):
+                yield random_case(rng, device, form, mode, "q8", "", row)
+        for variant in ("pad", "last", "def"):
+            for mode in ("sum", "mean", "max"):
+                yield random_case(rng, device, "offsets", mode, "q8", variant,
+                                  row)
+    for bits in (4, 2):
+        for row in (5, 64):
+            for mode in ("sum", "mean", "max", "wsum"):
+                case = random_case(rng, device, "offsets", mode, f"q{bits}", "",
+                                   row)
+                case.variant = f"d{row}"
+                yield case
 
 
-TOLERANCE = {"f32": 1e-4, "f16": 2e-2, "bf16": 6e-2}
+TOLERANCE = {"f32": 1e-4, "f16": 2e-2, "bf16": 6e-2, "q8": 1e-3}
 
 
 def run_differential(kernels, checked, device):
     passed = failed = 0
     for case in differential_cases(device):
-        out = torch.full((case.num_bags, case.table.shape[1]), float("nan"),
-                         dtype=case.table.dtype, device=device)
+        out = torch.full((case.num_bags, case.dim), float("nan"),
+                         dtype=case.result_dtype, device=device)
         status = kernels(case.name, *case.arguments(out))
+        got = out.float().cpu()
         expected = case.torch_result()
         if expected is None:
-            expected = reference_sqrtn(case)
-        got = out.float().cpu()
-        expected = expected.float().cpu()
-        tol = TOLERANCE[case.dtype]
-        ok = (status in (None, 0)) and torch.allclose(got, expected, rtol=tol,
-                                                      atol=tol)
+            expected, allowed = reference_result(case)
+            expected = expected.float()
+            ok = bool(((got.double() - expected.double()).abs() <= allowed).all())
+        else:
+            expected = expected.float().cpu()
+            tol = TOLERANCE[case.dtype]
+            ok = torch.allclose(got, expected, rtol=tol, atol=tol)
+        ok = ok and status in (None, 0)
         if ok:
             passed += 1
         else:
             failed += 1
             err = (got - expected).abs().max().item() if got.numel() else 0
-            print(f"FAIL {case.name} row={case.table.shape[1]} "
+            print(f"FAIL {case.name} row={case.dim} "
                   f"status={status} max|diff|={err}")
     passed_bad, failed_bad = run_broken_contracts(checked, device)
     passed += passed_bad
@@ -244,26 +324,47 @@ def run_differential(kernels, checked, device):
     return failed == 0
 
 
+def broken_variants(case):
+    """Copies of `case` that break the runtime contract, with what breaks."""
+    def copy(**changes):
+        c = Case(case.form, case.mode, case.dtype, case.table, case.indices,
+                 case.offsets, case.weights, case.variant, case.padding,
+                 case.default, case.dim, case.segment_ids, case.num_segments)
+        c.__dict__.update(changes)
+        return c
+    bad_index = case.indices.clone()
+    bad_index.view(-1)[-1] = case.table.shape[0] + 1000000
+    yield "an index outside the table", copy(indices=bad_index)
+    if case.form == "offsets":
+        bad_offsets = case.offsets.clone()
+        bad_offsets[-1] = case.indices.numel() + 5
+        yield "an offset past the indices", copy(offsets=bad_offsets)
+    if case.form == "segments":
+        ids = case.segment_ids.clone()
+        ids[-1] = case.num_segments
+        yield "a segment id out of range", copy(segment_ids=ids)
+        ids = case.segment_ids.clone()
+        ids[0] = ids[-1] + 1
+        yield "unsorted segment ids", copy(segment_ids=ids)
+
+
 def run_broken_contracts(checked, device):
     """The checked library returns 1, reading nothing out of bounds."""
     rng = np.random.default_rng(7)
     passed = failed = 0
-    for dtype in DTYPES:
-        case = random_case(rng, device, "offsets", "sum", dtype, "", 64)
-        bad_index = case.indices.clone()
-        bad_index[-1] = case.table.shape[0] + 1000000
-        bad_offsets = case.offsets.clone()
-        bad_offsets[-1] = case.indices.numel() + 5
-        for indices, offsets in ((bad_index, case.offsets),
-                                 (case.indices, bad_offsets)):
-            out = torch.zeros((case.num_bags, 64), dtype=case.table.dtype,
+    cases = [random_case(rng, device, "offsets", "sum", dtype, "", 64)
+             for dtype in list(DTYPES) + ["q8"]]
+    cases.append(random_case(rng, device, "segments", "sum", "f32", "", 64))
+    for case in cases:
+        for what, bad in broken_variants(case):
+            out = torch.zeros((bad.num_bags, bad.dim), dtype=bad.result_dtype,
                               device=device)
-            status = checked(case.name, case.table, indices, offsets, out)
+            status = checked(bad.name, *bad.arguments(out))
             if status == 1:
                 passed += 1
             else:
                 failed += 1
-                print(f"FAIL broken contract {case.name}: status {status}")
+                print(f"FAIL broken contract {bad.name} ({what}): status {status}")
     return passed, failed
 
 
@@ -274,8 +375,8 @@ def run_broken_contracts(checked, device):
 CONFIGS = [  # (rows, D, batch, bag size, types)
     (4 << 20, 16, 16384, 64, ("f32",)),
     (4 << 20, 32, 16384, 64, ("f32",)),
-    (4 << 20, 64, 16384, 64, ("f32", "f16", "bf16")),
-    (4 << 20, 128, 16384, 64, ("f32", "f16", "bf16")),
+    (4 << 20, 64, 16384, 64, ("f32", "f16", "bf16", "q8")),
+    (4 << 20, 128, 16384, 64, ("f32", "f16", "bf16", "q8")),
     (2 << 20, 256, 16384, 64, ("f32",)),
     (100000, 64, 16384, 64, ("f32",)),
     (1 << 20, 64, 2048, 32, ("f32",)),
@@ -329,32 +430,52 @@ def copy_bandwidth(reps):
     return 2 * src.numel() * 4 / (ms * 1e-3)
 
 
+def bench_table(rows, dim, dtype, gen):
+    """(table, f32 table for PyTorch): a q8 table is rowwise(i8) (codes, f32
+    scale and bias), and PyTorch, which has no 8-bit embedding bag on CUDA,
+    gets its dequantized rows in f32."""
+    if dtype != "q8":
+        table = torch.randn(rows, dim, device="cuda", generator=gen)
+        return table.to(DTYPES[dtype]), None
+    codes = torch.randint(0, 256, (rows, dim), dtype=torch.uint8, device="cuda",
+                          generator=gen)
+    qparams = torch.stack([
+        torch.rand(rows, device="cuda", generator=gen) * 0.05 + 0.001,
+        torch.randn(rows, device="cuda", generator=gen)], 1)
+    table = torch.cat([codes, qparams.view(torch.uint8)], 1)
+    return table, codes.float() * qparams[:, :1] + qparams[:, 1:]
+
+
 def bench_case(kernels, checked, rows, dim, batch, per_bag, dtype, form, mode,
                reps):
     gen = torch.Generator(device="cuda").manual_seed(rows + dim)
-    table = torch.randn(rows, dim, device="cuda", generator=gen).to(DTYPES[dtype])
+    table, dequantized = bench_table(rows, dim, dtype, gen)
+    wtype = torch.float32 if dtype == "q8" else DTYPES[dtype]
     indices = torch.randint(0, rows, (batch * per_bag,), device="cuda",
                             generator=gen)
     offsets = torch.arange(0, batch * per_bag, per_bag, device="cuda")
     weights = (torch.randn(batch * per_bag, device="cuda", generator=gen)
-               .to(DTYPES[dtype]) if mode == "wsum" else None)
+               .to(wtype) if mode == "wsum" else None)
     if form == "packed":
         indices = indices.view(batch, per_bag)
         weights = weights.view(batch, per_bag) if weights is not None else None
-    case = Case(form, mode, dtype, table, indices, offsets, weights)
-    out = torch.empty(batch, dim, dtype=table.dtype, device="cuda")
+    case = Case(form, mode, dtype, table, indices, offsets, weights, dim=dim)
+    theirs_case = case if dequantized is None else Case(
+        form, mode, "f32", dequantized, indices, offsets, weights)
+    out = torch.empty(batch, dim, dtype=case.result_dtype, device="cuda")
     args = case.arguments(out)
     kernels(case.name, *args)
-    expected = case.torch_result()
+    expected = theirs_case.torch_result()
     tol = TOLERANCE[dtype]
     if not torch.allclose(out.float(), expected.float(), rtol=tol, atol=tol):
         return None
     ours = time_stream_ms(kernels.bind(case.name, *args), reps)
     ours_checked = time_ms(checked.bind(case.name, *args), reps)
-    theirs = time_stream_ms(lambda: case.torch_result(native=True), reps)
-    esize = table.element_size()
-    moved = (batch * per_bag * (dim * esize + 8 + (esize if weights is not None else 0))
-             + batch * dim * esize)
+    theirs = time_stream_ms(lambda: theirs_case.torch_result(native=True), reps)
+    row_bytes = table.shape[1] * table.element_size()
+    wbytes = weights.element_size() if weights is not None else 0
+    moved = (batch * per_bag * (row_bytes + 8 + wbytes)
+             + batch * dim * out.element_size())
     return ours, ours_checked, theirs, moved / (ours * 1e-3)
 
 
@@ -363,10 +484,12 @@ def run_benchmark(kernels, checked, reps):
     print(f"device: {torch.cuda.get_device_name()}; copy bandwidth "
           f"{copy / 1e9:.0f} GB/s (read + write)")
     print("embbag and PyTorch ms: calls back to back on the stream; checked "
-          "ms: --checks=status, each call waiting for its kernel")
+          "ms: --checks=status, each call waiting for its kernel; q8: "
+          "rowwise(i8), PyTorch on the dequantized f32 table")
     print("| table | type | form | mode | embbag ms | checked ms | "
           "PyTorch ms | GB/s | vs PyTorch | of copy |")
     print("|---|---|---|---|---|---|---|---|---|---|")
+    ours_ms = {}
     for rows, dim, batch, per_bag, types in CONFIGS:
         for dtype in types:
             for form in ("offsets", "packed"):
@@ -376,14 +499,23 @@ def run_benchmark(kernels, checked, reps):
                     label = f"{rows} x {dim}, {batch} x {per_bag}"
                     if r is None:
                         print(f"| {label} | {dtype} | {form} | {mode} | "
-                              "WRONG RESULT | | | | | |")
+                              "WRONG RESULT | | | | | |", flush=True)
                         continue
                     ours, ours_checked, theirs, bw = r
+                    ours_ms[label, dtype, form, mode] = ours
                     print(f"| {label} | {dtype} | {form} | {mode} | "
                           f"{ours:.4f} | {ours_checked:.4f} | {theirs:.4f} | "
                           f"{bw / 1e9:.0f} | {theirs / ours:.2f}x | "
-                          f"{bw / copy:.2f} |")
-    print("8-bit row-wise tables: not supported on the GPU yet (docs/GPU.md)")
+                          f"{bw / copy:.2f} |", flush=True)
+    print("\n8-bit row-wise against f32, embbag's ms per call on the same "
+          "indices:")
+    print("| table | form | mode | f32 ms | q8 ms | q8 speed-up |")
+    print("|---|---|---|---|---|---|")
+    for (label, dtype, form, mode), q8 in ours_ms.items():
+        f32 = ours_ms.get((label, "f32", form, mode))
+        if dtype == "q8" and f32:
+            print(f"| {label} | {form} | {mode} | {f32:.4f} | {q8:.4f} | "
+                  f"{f32 / q8:.2f}x |")
 
 
 def main():

@@ -6,8 +6,10 @@
 # the same kernels for the host through the GPU kernels' host loops
 # (libbench_cpu.so, libbench_status_cpu.so: bench.py --device=cpu), and a
 # copy of the CUDA runtime library (libembbag_cuda_runtime.so, which the
-# GPU libraries find beside them through their $ORIGIN rpath), all in
-# benchmarks/gpu/out (git-ignored; name it in the device run's `carry`).
+# GPU libraries find beside them through their $ORIGIN rpath), and in
+# tests/ the libraries of the `REQUIRES: cuda` tests (test/AOT/nvptx-run*.test,
+# from test/AOT/Inputs/gpu-kernels.mlir), all in benchmarks/gpu/out
+# (git-ignored; name it in the device run's `carry`).
 #
 #   benchmarks/gpu/build.sh [BUILD_DIR]      # default: ./build
 set -euo pipefail
@@ -28,4 +30,15 @@ python3 "$ROOT/benchmarks/gpu/gen_kernels.py" "$OUT/kernels.mlir"
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_cpu.so"
 "$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_status_cpu.so"
 cp "$BUILD/lib/libembbag_cuda_runtime.so" "$OUT/"
+
+# The `REQUIRES: cuda` tests' libraries, compiled from the source root so
+# that the abort messages name the same relative path on both targets.
+(cd "$ROOT" && for checks in status off abort; do
+  mkdir -p "$OUT/tests/$checks"
+  "$AOT" --target=nvptx --chip="$CHIP" --checks=$checks \
+    test/AOT/Inputs/gpu-kernels.mlir -o "$OUT/tests/$checks/libgpu.so"
+done
+mkdir -p "$OUT/tests/cpu-abort"
+"$AOT" --checks=abort --mcpu=generic test/AOT/Inputs/gpu-kernels.mlir \
+  -o "$OUT/tests/cpu-abort/libgpu.so")
 ls -la "$OUT"

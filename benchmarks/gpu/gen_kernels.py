@@ -10,6 +10,10 @@ Names: {form}_{mode}_{type}[_{variant}], for form offsets | packed, mode
 sum | mean | max | wsum (weighted sum) | sqrtn, type f32 | f16 | bf16, and
 the variants the differential test adds: pad (padding_idx), last
 (include_last_offset), def (default index), static (the D64 table's shape).
+Row-wise quantized tables have type q8 | q4 | q2 (`rowwise(i8 | i4 | i2)`
+on a ui8 table, f32 result); the 4- and 2-bit kernels have a static row
+length, which their table's bytes do not give, as the variant d{D}.
+`embbag.segments` kernels are segments_{mode}_f32 (sorted ids).
 """
 
 import sys
@@ -18,8 +22,11 @@ TYPES = ["f32", "f16", "bf16"]
 MODES = ["sum", "mean", "max", "wsum"]
 
 
-def function(name, form, mode, t, variant="", shape=("?", "?")):
-    table = f"tensor<{shape[0]}x{shape[1]}x{t}>"
+def function(name, form, mode, t, variant="", shape=("?", "?"), bits=None):
+    """One kernel; `bits` makes the table rowwise(i{bits}) (then `t` is the
+    result's type and shape[1] its row length)."""
+    table = (f"tensor<{shape[0]}x?xui8>" if bits else
+             f"tensor<{shape[0]}x{shape[1]}x{t}>")
     out = f"memref<?x{shape[1]}x{t}>"
     result = f"tensor<?x{shape[1]}x{t}>"
     reduction = "sum" if mode == "wsum" else mode
@@ -29,6 +36,10 @@ def function(name, form, mode, t, variant="", shape=("?", "?")):
         args.append("%i: tensor<?x?xi64>")
         types.append("tensor<?x?xi64>")
         clause = ""
+    elif form == "segments":
+        args += ["%i: tensor<?xi64>", "%s: tensor<?xi64>", "%n: i64"]
+        types += ["tensor<?xi64>", "tensor<?xi64>", "i64"]
+        clause = " segment_ids(%s) num_segments(%n)"
     else:
         args += ["%i: tensor<?xi64>", "%o: tensor<?xi64>"]
         types += ["tensor<?xi64>", "tensor<?xi64>"]
@@ -48,6 +59,8 @@ def function(name, form, mode, t, variant="", shape=("?", "?")):
         args.append(f"%w: {wtype}")
         types.append(wtype)
         clause += " weights(%w)"
+    if bits:
+        clause += f" rowwise(i{bits})"
     args.append(f"%out: {out}")
     return (
         f"func.func @{name}({', '.join(args)}) {{\n"
@@ -71,6 +84,18 @@ def kernels():
         yield function(f"offsets_sqrtn_{t}", "offsets", "sqrtn", t)
     yield function("offsets_sum_f32_static", "offsets", "sum", "f32",
                    shape=(4194304, 64))
+    for mode in MODES:
+        yield function(f"segments_{mode}_f32", "segments", mode, "f32")
+        for form in ["offsets", "packed"]:
+            yield function(f"{form}_{mode}_q8", form, mode, "f32", bits=8)
+        for bits in (4, 2):
+            for dim in (5, 64):
+                yield function(f"offsets_{mode}_q{bits}_d{dim}", "offsets",
+                               mode, "f32", shape=("?", dim), bits=bits)
+    for variant in ["pad", "last", "def"]:
+        for mode in ["sum", "mean", "max"]:
+            yield function(f"offsets_{mode}_q8_{variant}", "offsets", mode,
+                           "f32", variant, bits=8)
 
 
 if __name__ == "__main__":

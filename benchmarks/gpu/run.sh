@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The one script run on the GPU machine (docs/GPU.md, "Running on a GPU").
 # It builds nothing: benchmarks/gpu/build.sh made benchmarks/gpu/out on the
-# build machine. It prints the device, runs the differential tests of every
-# kernel against PyTorch CUDA and the NumPy reference (checked library
+# build machine. It prints the device, runs the programs of the
+# `REQUIRES: cuda` lit tests (test/AOT/nvptx-run*.test) on the libraries
+# built for them and checks their output against the tests' CHECK lines
+# (filecheck.py: there is no LLVM there), runs the differential tests of
+# every kernel against PyTorch CUDA and the NumPy reference (checked library
 # included), then the benchmark table; everything also goes to
-# $OUT/gpu-bench.txt when $OUT is set.
+# $OUT/gpu-bench.txt when $OUT is set. The exit status is non-zero if any
+# part failed.
 #
 #   benchmarks/gpu/run.sh [--no-bench] [--reps N]
 set -uo pipefail
@@ -16,9 +20,35 @@ for f in libbench.so libbench_status.so libembbag_cuda_runtime.so; do
 done
 export LD_LIBRARY_PATH="$LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 LOG="${OUT:-/tmp}/gpu-bench.txt"
+mkdir -p "$(dirname "$LOG")"
+ROOT="$(cd "$HERE/../.." && pwd)"
+RT="$LIBS/libembbag_cuda_runtime.so"
+
+# One REQUIRES: cuda test: its program's output, checked against its CHECK
+# lines.
+lit_test() {
+  local test="$1" out
+  shift
+  out="$(cd "$ROOT" && timeout 120 python3 "$@" 2>&1)"
+  printf '%s\n' "$out"
+  if printf '%s\n' "$out" | python3 "$HERE/filecheck.py" "$ROOT/test/AOT/$test"; then
+    echo "PASS: $test"
+  else
+    echo "FAIL: $test"
+    return 1
+  fi
+}
+
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
   python3 -c "import torch; print('PyTorch', torch.__version__, 'CUDA', torch.version.cuda)"
-  python3 "$HERE/bench.py" --lib-dir "$LIBS" "$@"
+  failed=0
+  T="$LIBS/tests"
+  lit_test nvptx-run.test test/AOT/Inputs/gpu_run.py "$T/status/libgpu.so" "$RT" || failed=1
+  lit_test nvptx-run-async.test test/AOT/Inputs/gpu_async.py "$T/off/libgpu.so" "$RT" || failed=1
+  lit_test nvptx-run-abort.test test/AOT/Inputs/gpu_abort.py "$T/abort/libgpu.so" \
+    "$T/cpu-abort/libgpu.so" "$RT" || failed=1
+  python3 "$HERE/bench.py" --lib-dir "$LIBS" "$@" || failed=1
+  exit $failed
 } 2>&1 | tee "$LOG"
 exit "${PIPESTATUS[0]}"
