@@ -401,24 +401,28 @@ def time_ms(fn, reps):
     return statistics.median(times)
 
 
-def time_stream_ms(fn, reps, rounds=5):
-    """ms per call of `reps` calls back to back on the stream and one
-    synchronization at the end, the median of `rounds`: how PyTorch's
-    operators and the unchecked library, neither of which waits for its
-    kernel, are called in a model."""
-    fn()
+def time_stream_ms(fns, reps, rounds=9):
+    """ms per call of each of `fns` (name -> function), called `reps` times
+    back to back on the stream with one synchronization at the end, the
+    median of `rounds`: how PyTorch's operators and the unchecked library,
+    neither of which waits for its kernel, are called in a model. The
+    contenders take turns round by round, so that the GPU's clocks and
+    caches treat them alike."""
+    for fn in fns.values():
+        fn()
     torch.cuda.synchronize()
-    times = []
+    times = {name: [] for name in fns}
     for _ in range(rounds):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(reps):
-            fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / reps)
-    return statistics.median(times)
+        for name, fn in fns.items():
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(reps):
+                fn()
+            end.record()
+            end.synchronize()
+            times[name].append(start.elapsed_time(end) / reps)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def copy_bandwidth(reps):
@@ -446,8 +450,8 @@ def bench_table(rows, dim, dtype, gen):
     return table, codes.float() * qparams[:, :1] + qparams[:, 1:]
 
 
-def bench_case(kernels, checked, rows, dim, batch, per_bag, dtype, form, mode,
-               reps):
+def bench_operands(rows, dim, batch, per_bag, dtype, form, mode):
+    """(case, destination, PyTorch's case) of a benchmark config."""
     gen = torch.Generator(device="cuda").manual_seed(rows + dim)
     table, dequantized = bench_table(rows, dim, dtype, gen)
     wtype = torch.float32 if dtype == "q8" else DTYPES[dtype]
@@ -463,15 +467,25 @@ def bench_case(kernels, checked, rows, dim, batch, per_bag, dtype, form, mode,
     theirs_case = case if dequantized is None else Case(
         form, mode, "f32", dequantized, indices, offsets, weights)
     out = torch.empty(batch, dim, dtype=case.result_dtype, device="cuda")
+    return case, out, theirs_case
+
+
+def bench_case(kernels, checked, rows, dim, batch, per_bag, dtype, form, mode,
+               reps):
+    case, out, theirs_case = bench_operands(rows, dim, batch, per_bag, dtype,
+                                            form, mode)
+    table, weights = case.table, case.weights
     args = case.arguments(out)
     kernels(case.name, *args)
     expected = theirs_case.torch_result()
     tol = TOLERANCE[dtype]
     if not torch.allclose(out.float(), expected.float(), rtol=tol, atol=tol):
         return None
-    ours = time_stream_ms(kernels.bind(case.name, *args), reps)
+    ms = time_stream_ms({
+        "ours": kernels.bind(case.name, *args),
+        "theirs": lambda: theirs_case.torch_result(native=True)}, reps)
+    ours, theirs = ms["ours"], ms["theirs"]
     ours_checked = time_ms(checked.bind(case.name, *args), reps)
-    theirs = time_stream_ms(lambda: theirs_case.torch_result(native=True), reps)
     row_bytes = table.shape[1] * table.element_size()
     wbytes = weights.element_size() if weights is not None else 0
     moved = (batch * per_bag * (row_bytes + 8 + wbytes)
@@ -518,12 +532,59 @@ def run_benchmark(kernels, checked, reps):
                   f"{f32 / q8:.2f}x |")
 
 
+SWEEP_CONFIGS = [  # (rows, D, batch, bag size, types)
+    (4 << 20, 16, 16384, 64, ("f32",)),
+    (4 << 20, 64, 16384, 64, ("f32", "f16", "q8")),
+    (4 << 20, 128, 16384, 64, ("f32", "q8")),
+    (1 << 20, 64, 2048, 32, ("f32",)),
+]
+SWEEP_ROWS = (1, 2, 4, 8, 16)
+
+
+def run_rows_in_flight_sweep(lib_dir, reps):
+    """ms per call of the unchecked kernels built with each rows-in-flight
+    (build.sh: libbench_rif{N}.so, libbench.so for 4), taking turns on the
+    same operands: what the option's default and its scaling for narrow
+    loads were chosen from (docs/GPU.md)."""
+    libs = {n: Kernels(os.path.join(lib_dir, "libbench.so" if n == 4 else
+                                    f"libbench_rif{n}.so"), False)
+            for n in SWEEP_ROWS}
+    print("\nrows-in-flight sweep, ms per call (unchecked, back to back):")
+    print("| table | type | form | mode | "
+          + " | ".join(f"{n} rows" for n in SWEEP_ROWS) + " |")
+    print("|---|---|---|---|" + "---|" * len(SWEEP_ROWS))
+    for rows, dim, batch, per_bag, types in SWEEP_CONFIGS:
+        for dtype in types:
+            for form in ("offsets", "packed"):
+                for mode in ("sum", "wsum"):
+                    case, out, theirs_case = bench_operands(
+                        rows, dim, batch, per_bag, dtype, form, mode)
+                    args = case.arguments(out)
+                    expected = theirs_case.torch_result().float()
+                    tol = TOLERANCE[dtype]
+                    for n, lib in libs.items():
+                        out.fill_(float("nan"))
+                        lib(case.name, *args)
+                        if not torch.allclose(out.float(), expected,
+                                              rtol=tol, atol=tol):
+                            print(f"FAIL sweep {case.name} rows-in-flight {n}")
+                    ms = time_stream_ms({n: lib.bind(case.name, *args)
+                                         for n, lib in libs.items()}, reps)
+                    print(f"| {rows} x {dim}, {batch} x {per_bag} | {dtype} | "
+                          f"{form} | {mode} | "
+                          + " | ".join(f"{ms[n]:.4f}" for n in SWEEP_ROWS)
+                          + " |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lib-dir", default=os.path.join(HERE, "out"))
     parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
     parser.add_argument("--reps", type=int, default=50)
     parser.add_argument("--no-bench", action="store_true")
+    parser.add_argument("--rows-in-flight-sweep", action="store_true",
+                        help="after the benchmark, time the kernels built "
+                        "with each rows-in-flight")
     args = parser.parse_args()
     suffix = "_cpu" if args.device == "cpu" else ""
     fast = Kernels(os.path.join(args.lib_dir, f"libbench{suffix}.so"), False)
@@ -541,6 +602,8 @@ def main():
     ok = run_differential(fast, checked, args.device)
     if args.device == "cuda" and not args.no_bench:
         run_benchmark(fast, checked, args.reps)
+        if args.rows_in_flight_sweep:
+            run_rows_in_flight_sweep(args.lib_dir, args.reps)
     sys.exit(0 if ok else 1)
 
 

@@ -27,6 +27,13 @@ cmake --build "$BUILD" --target embbag-aot embbag_cuda_runtime
 python3 "$ROOT/benchmarks/gpu/gen_kernels.py" "$OUT/kernels.mlir"
 "$AOT" --target=nvptx --chip="$CHIP" --checks=off "$OUT/kernels.mlir" -o "$OUT/libbench.so"
 "$AOT" --target=nvptx --chip="$CHIP" --checks=status "$OUT/kernels.mlir" -o "$OUT/libbench_status.so"
+# The rows-in-flight sweep's libraries (bench.py --rows-in-flight-sweep):
+# the unchecked kernels with 1, 2, 8 and 16 rows of 16-byte loads in
+# flight per lane (libbench.so has the default, 4).
+for rows in 1 2 8 16; do
+  "$AOT" --target=nvptx --chip="$CHIP" --checks=off \
+    --pipeline-options="rows-in-flight=$rows" "$OUT/kernels.mlir" -o "$OUT/libbench_rif$rows.so"
+done
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_cpu.so"
 "$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_status_cpu.so"
 cp "$BUILD/lib/libembbag_cuda_runtime.so" "$OUT/"

@@ -25,6 +25,8 @@ constexpr int64_t kMaxLanesPerBag = 32;
 constexpr int64_t kVectorBytes = 16;
 /// Bits a lane loads at once from a rowwise row's codes: 4, 8 or 16 codes.
 constexpr int64_t kCodeWordBits = 32;
+/// The most rows a lane loads before it accumulates them.
+constexpr unsigned kMaxRowsInFlight = 16;
 
 /// What the threads of an op's kernel read. Every value is defined on the
 /// host, before the launch.
