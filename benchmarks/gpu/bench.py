@@ -543,10 +543,10 @@ SWEEP_ROWS = (1, 2, 4, 8, 16)
 
 def run_rows_in_flight_sweep(lib_dir, reps):
     """ms per call of the unchecked kernels built with each rows-in-flight
-    (build.sh: libbench_rif{N}.so, libbench.so for 4), taking turns on the
+    (build.sh: libbench_rif{N}.so, libbench.so for 8), taking turns on the
     same operands: what the option's default and its scaling for narrow
     loads were chosen from (docs/GPU.md)."""
-    libs = {n: Kernels(os.path.join(lib_dir, "libbench.so" if n == 4 else
+    libs = {n: Kernels(os.path.join(lib_dir, "libbench.so" if n == 8 else
                                     f"libbench_rif{n}.so"), False)
             for n in SWEEP_ROWS}
     print("\nrows-in-flight sweep, ms per call (unchecked, back to back):")

@@ -15,7 +15,7 @@
 // HOST:       llvm.call @abort
 // HOST:     gpu.binary @bag_f32_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 
-// The 16-byte lanes: four row loads in flight per lane, one 16-byte store
+// The 16-byte lanes: eight row loads in flight per lane, one 16-byte store
 // per bag and lane, the contract's flag bits set with atomics, 256 threads
 // per block, and no local memory (spills) anywhere (--implicit-check-not).
 // PTX-LABEL: // gpu.binary @bag_f32_kernel
@@ -25,7 +25,7 @@
 // PTX:      atom.global.or.b32 {{.*}}, 2;
 // PTX:      st.global.v4.b32
 // PTX:      atom.global.or.b32 {{.*}}, 32;
-// PTX-COUNT-4: ld.global.v4.b32
+// PTX-COUNT-8: ld.global.v4.b32
 // f16: 8 halves per 16-byte load, widened to f32, rounded once when stored.
 // PTX-LABEL: // gpu.binary @bag_f16_kernel
 // PTX:      cvt.rn.f16x2.f32
@@ -33,9 +33,10 @@
 // PTX:      ld.global.v4.b32
 // PTX:      cvt.f32.f16
 
-// rowwise(i8): 4 codes per 4-byte load.
+// rowwise(i8): 8 codes per 8-byte load (and the row's scale and bias,
+// 8 bytes more).
 // PTX-LABEL: // gpu.binary @bag_q8_kernel
-// PTX-DAG:  ld.global.b32
+// PTX-DAG:  ld.global.b64
 // PTX-DAG:  cvt.rn.f32.u{{16|32}}
 // PTX-DAG:  st.global.v4.b32
 

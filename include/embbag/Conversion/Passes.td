@@ -297,11 +297,9 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     Option<"hostLoops", "host-loops", "bool", /*default=*/"false",
            "Build the kernel inside scf.parallel loops that run on the "
            "host instead of a gpu.launch (for testing without a GPU)">,
-    Option<"rowsInFlight", "rows-in-flight", "unsigned", /*default=*/"4",
-           "Table rows of 16-byte loads each thread loads before it "
-           "accumulates them, from 1 to 16; lanes with narrower loads (the "
-           "4-byte words of a rowwise row) take as many more as keep the "
-           "same bytes in flight, up to 16">,
+    Option<"rowsInFlight", "rows-in-flight", "unsigned", /*default=*/"8",
+           "Table rows each thread loads before it accumulates them, "
+           "from 1 to 16">,
     Option<"leaveUnsupported", "leave-unsupported", "bool",
            /*default=*/"false",
            "Leave the ops this lowering does not support alone instead of "

@@ -111,10 +111,9 @@ struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<unsigned> rowsInFlight{
       *this, "rows-in-flight",
-      llvm::cl::desc("Table rows of 16-byte loads each thread loads before "
-                     "it accumulates them, from 1 to 16; narrower loads take "
-                     "more, up to 16 (convert-embbag-to-gpu's option)"),
-      llvm::cl::init(4)};
+      llvm::cl::desc("Table rows each thread loads before it accumulates "
+                     "them, from 1 to 16 (convert-embbag-to-gpu's option)"),
+      llvm::cl::init(8)};
   PassOptions::Option<bool> strictConstants{
       *this, "strict-constants",
       llvm::cl::desc("Constant operands that break an op's runtime contract "

@@ -109,7 +109,7 @@ static std::pair<Value, Value> loadScaleAndBias(ImplicitLocOpBuilder &b,
   Value raw = vector::LoadOp::create(
       b, VectorType::get({bytes}, l.storageType), l.k.table,
       ValueRange{row, l.k.scaleColumn}, /*nontemporal=*/false,
-      llvm::Align(l.length == 1 ? 1 : 4));
+      llvm::Align(l.length == 1 ? 1 : codeWordBits(l.k.rowwiseBits) / 8));
   Value floats = vector::BitCastOp::create(
       b, VectorType::get({2}, floatType), castToSignless(b, raw));
   auto element = [&](int64_t i) -> Value {
@@ -142,7 +142,7 @@ static Value loadSubByteCodes(ImplicitLocOpBuilder &b, const Lane &l,
         b, i32Vector, arith::IndexCastUIOp::create(b, i32, shift));
   } else {
     Value bytes = vector::LoadOp::create(
-        b, VectorType::get({kCodeWordBits / 8}, l.storageType), l.k.table,
+        b, VectorType::get({codeWordBits(bits) / 8}, l.storageType), l.k.table,
         ValueRange{row, byteCol}, /*nontemporal=*/false, llvm::Align(4));
     Value packed = vector::ExtractOp::create(
         b,
@@ -358,24 +358,6 @@ static Value finishBag(ImplicitLocOpBuilder &b, const Lane &l,
   return acc;
 }
 
-/// The rows a lane loads before it accumulates them: `rowsInFlight` rows of
-/// 16-byte loads, and as many more for narrower loads (the 4-byte words of
-/// a rowwise row) as keep the same bytes in flight, up to 16 rows. Measured
-/// on an H200 (docs/GPU.md): an 8-bit table with the f32 kernel's 4 rows
-/// of 4 bytes per lane kept a quarter of the bytes in flight and reached
-/// half the copy bandwidth. One-element lanes (the fallback) keep
-/// `rowsInFlight`.
-static unsigned rowsPerIteration(const Lane &l) {
-  unsigned rows = std::max(1u, l.k.rowsInFlight);
-  if (l.length == 1)
-    return rows;
-  int64_t loadBytes = l.k.rowwiseBits
-                          ? kCodeWordBits / 8
-                          : l.length * l.storageType.getIntOrFloatBitWidth() / 8;
-  return std::min<unsigned>(kMaxRowsInFlight,
-                            rows * std::max<int64_t>(1, kVectorBytes / loadBytes));
-}
-
 /// Columns [col, col + length) of bag `bag` of positions [start, end).
 static void buildColumn(ImplicitLocOpBuilder &b, const Lane &l, Value bag,
                         Value start, Value end, Value col) {
@@ -385,7 +367,7 @@ static void buildColumn(ImplicitLocOpBuilder &b, const Lane &l, Value bag,
                            .getResult()
                      : Value()};
   // `rowsInFlight` positions per iteration, then the rest one by one.
-  unsigned unroll = rowsPerIteration(l);
+  unsigned unroll = std::max(1u, l.k.rowsInFlight);
   Value size = arith::SubIOp::create(b, end, start);
   Value mainEnd = arith::AddIOp::create(
       b, start,
@@ -397,9 +379,12 @@ static void buildColumn(ImplicitLocOpBuilder &b, const Lane &l, Value bag,
   Value acc = finishBag(b, l, s, s.count ? s.count : size, col);
   if (l.accType != l.resultType)
     acc = arith::TruncFOp::create(b, l.resultVector, acc);
+  // The host checks the destination's rows for 16 bytes: a lane of 8
+  // codes stores 32 bytes, as two 16-byte stores.
   vector::StoreOp::create(
       b, acc, l.k.out, ValueRange{bag, col}, /*nontemporal=*/false,
-      llvm::Align(l.length * l.resultType.getIntOrFloatBitWidth() / 8));
+      llvm::Align(std::min<int64_t>(
+          kVectorBytes, l.length * l.resultType.getIntOrFloatBitWidth() / 8)));
 }
 
 /// The lane's columns of bag `bag`, loading `length` elements at a time.

@@ -23,10 +23,12 @@ constexpr int64_t kBlockSize = 256;
 constexpr int64_t kMaxLanesPerBag = 32;
 /// Bytes a lane loads at once from a row.
 constexpr int64_t kVectorBytes = 16;
-/// Bits a lane loads at once from a rowwise row's codes: 4, 8 or 16 codes.
-constexpr int64_t kCodeWordBits = 32;
-/// The most rows a lane loads before it accumulates them.
-constexpr unsigned kMaxRowsInFlight = 16;
+/// Bits a lane loads at once from a rowwise row's codes: 8 codes of 8 bits
+/// (an 8-bit row of D codes is D + 8 bytes, 8-byte aligned when D is a
+/// multiple of 8), or 8 and 16 codes of 4 and 2 bits in a 4-byte word.
+inline int64_t codeWordBits(unsigned rowwiseBits) {
+  return rowwiseBits == 8 ? 64 : 32;
+}
 
 /// What the threads of an op's kernel read. Every value is defined on the
 /// host, before the launch.
@@ -45,15 +47,16 @@ struct BagKernel {
   // bytes and the buffers' rows are 16-byte aligned.
   Value useVectors;
   int64_t vectorLength = 1; // the elements of T in 16 bytes, or the codes
-                            // of a rowwise row in 4 bytes: its rows are not
-                            // 16-byte aligned unless the row's bytes are a
+                            // of a rowwise row in a code word
+                            // (codeWordBits): its rows are not 16-byte
+                            // aligned unless the row's bytes are a
                             // multiple of 16
   // rowwise: the byte column of each row's scale and bias (f32 for 8-bit
   // codes, f16 for 4 and 2 bits); null for a table of floats.
   Value scaleColumn;
   unsigned rowwiseBits = 0; // 8, 4 or 2; 0 for a table of floats
   Type resultType; // the result's element type (T, or f32 / f16)
-  unsigned rowsInFlight = 4;
+  unsigned rowsInFlight = 8;
   // Whether the code runs on the device (a gpu.launch) rather than in host
   // loops: the square root is then LLVM's intrinsic, which NVPTX compiles
   // to sqrt.rn (math.sqrt would become a call into libdevice, which only

@@ -169,8 +169,9 @@ static Value chooseVectors(ImplicitLocOpBuilder &b, const BagKernel &k) {
   std::optional<int64_t> row = getConstantIntValue(k.rowLength);
   if (row && *row % k.vectorLength != 0)
     return Value();
-  // A vector of codes is one 4-byte word.
-  int64_t tableAlignment = k.rowwiseBits ? kCodeWordBits / 8 : kVectorBytes;
+  // A vector of codes is one code word.
+  int64_t tableAlignment =
+      k.rowwiseBits ? codeWordBits(k.rowwiseBits) / 8 : kVectorBytes;
   Value wholeVectors = arith::CmpIOp::create(
       b, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, k.rowLength, cst(b, k.vectorLength)),
@@ -405,7 +406,7 @@ private:
     }
     Type element = getElementTypeOrSelf(table.getType());
     k.vectorLength = k.rowwiseBits
-                         ? kCodeWordBits / k.rowwiseBits
+                         ? codeWordBits(k.rowwiseBits) / k.rowwiseBits
                          : kVectorBytes * 8 / element.getIntOrFloatBitWidth();
     k.rowsInFlight = options.rowsInFlight;
     k.onDevice = !options.hostLoops;
