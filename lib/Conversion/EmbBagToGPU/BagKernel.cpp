@@ -98,18 +98,71 @@ static Value identity(ImplicitLocOpBuilder &b, const Lane &l) {
                          : b.getZeroAttr(l.accType));
 }
 
-/// The scale and bias of row `row` of a rowwise table, in f32: its last 8
-/// bytes as two f32 (8-bit codes) or its last 4 as two f16, little endian
-/// as NVIDIA GPUs and x86 are.
-static std::pair<Value, Value> loadScaleAndBias(ImplicitLocOpBuilder &b,
-                                                const Lane &l, Value row) {
+/// What a lane loads of a table row before it converts it: the row's
+/// columns in the table's storage (a vector of T, or the bytes of its
+/// codes), and for a rowwise row the bytes of its scale and bias. All rows
+/// in flight are loaded before any is converted, so that the loads stay
+/// together in the PTX and overlap in the memory system.
+struct RawRow {
+  Value data;
+  Value scaleBias; // null for a table of floats
+};
+
+/// The bytes a lane loads of a row's codes: a code word, or the one byte
+/// that holds a one-code lane's code.
+static int64_t codeBytes(const Lane &l) {
+  if (l.k.rowwiseBits == 8)
+    return l.length;
+  return l.length == 1 ? 1 : codeWordBits(l.k.rowwiseBits) / 8;
+}
+
+/// The bytes of a rowwise row's scale and bias: two f32 after 8-bit codes,
+/// two f16 after 4- and 2-bit codes.
+static int64_t scaleBiasBytes(const Lane &l) {
+  return l.k.rowwiseBits == 8 ? 8 : 4;
+}
+
+static Value loadBytes(ImplicitLocOpBuilder &b, const Lane &l, Value row,
+                       Value byteCol, int64_t bytes, int64_t alignment) {
+  return vector::LoadOp::create(b, VectorType::get({bytes}, l.storageType),
+                                l.k.table, ValueRange{row, byteCol},
+                                /*nontemporal=*/false, llvm::Align(alignment));
+}
+
+/// Loads columns [col, col + length) of table row `row`, unconverted.
+static RawRow loadRaw(ImplicitLocOpBuilder &b, const Lane &l, Value row,
+                      Value col) {
+  if (!l.k.rowwiseBits)
+    return {vector::LoadOp::create(b, l.storageVector, l.k.table,
+                                   ValueRange{row, col},
+                                   /*nontemporal=*/false, l.alignment()),
+            Value()};
+  int64_t perByte = 8 / l.k.rowwiseBits;
+  Value byteCol = b.createOrFold<arith::DivUIOp>(col, cst(b, perByte));
+  int64_t wordAlign = l.length == 1 ? 1 : codeBytes(l);
+  return {loadBytes(b, l, row, byteCol, codeBytes(l), wordAlign),
+          loadBytes(b, l, row, l.k.scaleColumn, scaleBiasBytes(l),
+                    l.length == 1 ? 1 : codeWordBits(l.k.rowwiseBits) / 8)};
+}
+
+/// Zeros of a raw row's types: what a row that is not taken yields (the
+/// pass's select then keeps the accumulator as it was).
+static RawRow zeroRaw(ImplicitLocOpBuilder &b, const Lane &l) {
+  auto bytes = [&](int64_t n) -> Value {
+    auto type = VectorType::get({n}, l.storageType);
+    return splat(b, type, b.getZeroAttr(l.storageType));
+  };
+  if (!l.k.rowwiseBits)
+    return {splat(b, l.storageVector, b.getZeroAttr(l.storageType)), Value()};
+  return {bytes(codeBytes(l)), bytes(scaleBiasBytes(l))};
+}
+
+/// The scale and bias of a rowwise row in f32 from their bytes, little
+/// endian as NVIDIA GPUs and x86 are.
+static std::pair<Value, Value> scaleAndBias(ImplicitLocOpBuilder &b,
+                                            const Lane &l, Value raw) {
   Type floatType = l.k.rowwiseBits == 8 ? Type(b.getF32Type())
                                         : Type(b.getF16Type());
-  int64_t bytes = 2 * floatType.getIntOrFloatBitWidth() / 8;
-  Value raw = vector::LoadOp::create(
-      b, VectorType::get({bytes}, l.storageType), l.k.table,
-      ValueRange{row, l.k.scaleColumn}, /*nontemporal=*/false,
-      llvm::Align(l.length == 1 ? 1 : codeWordBits(l.k.rowwiseBits) / 8));
   Value floats = vector::BitCastOp::create(
       b, VectorType::get({2}, floatType), castToSignless(b, raw));
   auto element = [&](int64_t i) -> Value {
@@ -119,35 +172,28 @@ static std::pair<Value, Value> loadScaleAndBias(ImplicitLocOpBuilder &b,
   return {element(0), element(1)};
 }
 
-/// The codes [col, col + length) of a row of 4- or 2-bit codes, as i32:
-/// a code c lies in bits [c * bits, (c + 1) * bits) of the row (lowest
-/// bits first). A vector lane loads them as one 4-byte word and shifts
-/// each code out of it; a one-code lane loads the code's byte.
-static Value loadSubByteCodes(ImplicitLocOpBuilder &b, const Lane &l,
-                              Value row, Value col) {
+/// The codes [col, col + length) of a row of 4- or 2-bit codes, as i32,
+/// from their bytes: a code c lies in bits [c * bits, (c + 1) * bits) of
+/// the row (lowest bits first). A vector lane has them in one 4-byte word
+/// and shifts each code out of it; a one-code lane has the code's byte.
+static Value subByteCodes(ImplicitLocOpBuilder &b, const Lane &l, Value raw,
+                          Value col) {
   unsigned bits = l.k.rowwiseBits;
   int64_t perByte = 8 / bits;
-  Value byteCol = b.createOrFold<arith::DivUIOp>(col, cst(b, perByte));
   Type i32 = b.getI32Type();
   auto i32Vector = VectorType::get({l.length}, i32);
   Value word, shifts;
   if (l.length == 1) {
-    Value byte = vector::LoadOp::create(
-        b, VectorType::get({1}, l.storageType), l.k.table,
-        ValueRange{row, byteCol}, /*nontemporal=*/false, llvm::Align(1));
-    word = arith::ExtUIOp::create(b, i32Vector, castToSignless(b, byte));
+    word = arith::ExtUIOp::create(b, i32Vector, castToSignless(b, raw));
     Value shift = arith::MulIOp::create(
         b, arith::RemUIOp::create(b, col, cst(b, perByte)), cst(b, bits));
     shifts = vector::BroadcastOp::create(
         b, i32Vector, arith::IndexCastUIOp::create(b, i32, shift));
   } else {
-    Value bytes = vector::LoadOp::create(
-        b, VectorType::get({codeWordBits(bits) / 8}, l.storageType), l.k.table,
-        ValueRange{row, byteCol}, /*nontemporal=*/false, llvm::Align(4));
     Value packed = vector::ExtractOp::create(
         b,
         vector::BitCastOp::create(b, VectorType::get({1}, i32),
-                                  castToSignless(b, bytes)),
+                                  castToSignless(b, raw)),
         ArrayRef<int64_t>{0});
     word = vector::BroadcastOp::create(b, i32Vector, packed);
     SmallVector<int32_t> steps;
@@ -161,31 +207,27 @@ static Value loadSubByteCodes(ImplicitLocOpBuilder &b, const Lane &l,
                                mask);
 }
 
-/// `codes` (unsigned integers) of row `row` times the row's scale plus its
-/// bias.
-static Value dequantize(ImplicitLocOpBuilder &b, const Lane &l, Value row,
-                        Value codes) {
-  auto [scale, bias] = loadScaleAndBias(b, l, row);
+/// A raw row in the accumulator type: a float row widened, a rowwise row's
+/// codes (unsigned) times its scale plus its bias.
+static Value convertRow(ImplicitLocOpBuilder &b, const Lane &l,
+                        const RawRow &raw, Value col) {
+  if (!l.k.rowwiseBits)
+    return l.accType == l.storageType
+               ? raw.data
+               : arith::ExtFOp::create(b, l.accVector, raw.data).getResult();
+  Value codes = l.k.rowwiseBits == 8 ? castToSignless(b, raw.data)
+                                     : subByteCodes(b, l, raw.data, col);
+  auto [scale, bias] = scaleAndBias(b, l, raw.scaleBias);
   return vector::FMAOp::create(
       b, arith::UIToFPOp::create(b, l.accVector, codes),
       vector::BroadcastOp::create(b, l.accVector, scale),
       vector::BroadcastOp::create(b, l.accVector, bias));
 }
 
-/// Columns [col, col + length) of table row `row`, in the accumulator type:
-/// a rowwise row's codes times its scale plus its bias.
+/// Columns [col, col + length) of table row `row`, in the accumulator type.
 static Value loadRow(ImplicitLocOpBuilder &b, const Lane &l, Value row,
                      Value col) {
-  if (l.k.rowwiseBits && l.k.rowwiseBits != 8)
-    return dequantize(b, l, row, loadSubByteCodes(b, l, row, col));
-  Value v = vector::LoadOp::create(b, l.storageVector, l.k.table,
-                                   ValueRange{row, col},
-                                   /*nontemporal=*/false, l.alignment());
-  if (l.k.rowwiseBits)
-    return dequantize(b, l, row, castToSignless(b, v));
-  if (l.accType != l.storageType)
-    v = arith::ExtFOp::create(b, l.accVector, v);
-  return v;
+  return convertRow(b, l, loadRaw(b, l, row, col), col);
 }
 
 /// Sets `bit` of the flag word unless `ok`: a broken rule of the contract,
@@ -216,23 +258,32 @@ static Value isTaken(ImplicitLocOpBuilder &b, const BagKernel &k, Value row) {
   return taken;
 }
 
-/// The row's columns when `taken` (null: always), else the identity; a
-/// row not taken is not read.
-static Value loadIfTaken(ImplicitLocOpBuilder &b, const Lane &l, Value taken,
-                         Value row, Value col) {
+/// The row's raw columns when `taken` (null: always), else zeros; a row
+/// not taken is not read.
+static RawRow loadRawIfTaken(ImplicitLocOpBuilder &b, const Lane &l,
+                             Value taken, Value row, Value col) {
   if (!taken)
-    return loadRow(b, l, row, col);
+    return loadRaw(b, l, row, col);
+  auto yieldRaw = [](ImplicitLocOpBuilder &tb, const RawRow &raw) {
+    SmallVector<Value> values{raw.data};
+    if (raw.scaleBias)
+      values.push_back(raw.scaleBias);
+    scf::YieldOp::create(tb, values);
+  };
   auto ifOp = scf::IfOp::create(
       b, taken,
       [&](OpBuilder &nested, Location loc) {
         ImplicitLocOpBuilder tb(loc, nested);
-        scf::YieldOp::create(tb, loadRow(tb, l, row, col));
+        yieldRaw(tb, loadRaw(tb, l, row, col));
       },
       [&](OpBuilder &nested, Location loc) {
         ImplicitLocOpBuilder tb(loc, nested);
-        scf::YieldOp::create(tb, identity(tb, l));
+        yieldRaw(tb, zeroRaw(tb, l));
       });
-  return ifOp.getResult(0);
+  RawRow raw{ifOp.getResult(0)};
+  if (ifOp.getNumResults() > 1)
+    raw.scaleBias = ifOp.getResult(1);
+  return raw;
 }
 
 /// `buffer[pos]`, at its natural alignment: without a data layout, the
@@ -262,8 +313,11 @@ static PassState accumulate(ImplicitLocOpBuilder &b, const Lane &l,
         b, b.getIndexType(), loadElement(b, l.k.indices, pos)));
   for (Value row : rows)
     taken.push_back(isTaken(b, l.k, row));
+  SmallVector<RawRow> raws;
   for (auto [row, t] : llvm::zip_equal(rows, taken))
-    values.push_back(loadIfTaken(b, l, t, row, col));
+    raws.push_back(loadRawIfTaken(b, l, t, row, col));
+  for (const RawRow &raw : raws)
+    values.push_back(convertRow(b, l, raw, col));
   for (auto [pos, t, v] : llvm::zip_equal(positions, taken, values)) {
     Value w = l.k.weights ? loadWeight(b, l, pos) : Value();
     Value next;
