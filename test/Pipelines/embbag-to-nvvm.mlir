@@ -3,6 +3,7 @@
 // RUN: embbag-opt %s --embbag-to-nvvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
 // RUN: embbag-opt %s --embbag-to-nvvm="checks=0" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=ASYNC --implicit-check-not=mgpuStreamSynchronize --implicit-check-not=mgpuStreamDestroy
 // RUN: embbag-opt %s --embbag-to-nvvm="chip=sm_80 checks=0" | %python %embbag_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=SM80
+// RUN: embbag-opt %s --embbag-to-nvvm | %python %embbag_src_root/utils/extract-ptx.py | sed -n '/gpu.binary @bag_q8_kernel/,/gpu.binary @bag_q2_kernel/p' | FileCheck %s --check-prefix=Q8
 
 // The whole GPU pipeline with Debian's LLVM alone: the kernels become PTX
 // (LLVM's NVPTX back end) in gpu.binary ops, the host code LLVM dialect
@@ -34,11 +35,16 @@
 // PTX:      cvt.f32.f16
 
 // rowwise(i8): 8 codes per 8-byte load (and the row's scale and bias,
-// 8 bytes more).
+// 8 bytes more), made floats with integer and float adds, not with the
+// quarter-rate cvt.rn.f32.u32 (the only cvt is the mean's count).
 // PTX-LABEL: // gpu.binary @bag_q8_kernel
-// PTX-DAG:  ld.global.b64
-// PTX-DAG:  cvt.rn.f32.u{{16|32}}
+// PTX-DAG:  ld.global.v2.b32
+// PTX-DAG:  or.b32 {{.*}}, 1258291200;
 // PTX-DAG:  st.global.v4.b32
+
+// Q8:     gpu.binary @bag_q8_kernel
+// Q8-NOT: cvt.rn.f32.u32
+// Q8:     gpu.binary @bag_q2_kernel
 
 // rowwise(i2): 16 codes per 4-byte load, f16 scale and bias.
 // PTX-LABEL: // gpu.binary @bag_q2_kernel

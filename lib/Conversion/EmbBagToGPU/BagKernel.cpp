@@ -207,6 +207,25 @@ static Value subByteCodes(ImplicitLocOpBuilder &b, const Lane &l, Value raw,
                                mask);
 }
 
+/// Codes (unsigned integers below 2^8) as f32, exactly: each code goes into
+/// the mantissa of 2^23 (the bits 0x4B000000 | code are the float 2^23 +
+/// code), from which 2^23 is subtracted without rounding. On NVIDIA GPUs
+/// this is integer and full-rate float work per code, where cvt.rn.f32.u32
+/// runs at a quarter of the rate: the 8-bit kernel's conversions, not its
+/// loads, bounded it on an H200 (docs/GPU.md). The host loops
+/// (path=gpu-loops) do the same, so the CPU's tests check it.
+static Value codesToFloat(ImplicitLocOpBuilder &b, const Lane &l,
+                          Value codes) {
+  auto i32Vector = VectorType::get({l.length}, b.getI32Type());
+  if (cast<VectorType>(codes.getType()).getElementType() != b.getI32Type())
+    codes = arith::ExtUIOp::create(b, i32Vector, codes);
+  Value biased = arith::OrIOp::create(
+      b, codes, splat(b, i32Vector, b.getI32IntegerAttr(0x4B000000)));
+  return arith::SubFOp::create(
+      b, arith::BitcastOp::create(b, l.accVector, biased),
+      splat(b, l.accVector, b.getF32FloatAttr(8388608.0f)));
+}
+
 /// A raw row in the accumulator type: a float row widened, a rowwise row's
 /// codes (unsigned) times its scale plus its bias.
 static Value convertRow(ImplicitLocOpBuilder &b, const Lane &l,
@@ -219,7 +238,7 @@ static Value convertRow(ImplicitLocOpBuilder &b, const Lane &l,
                                      : subByteCodes(b, l, raw.data, col);
   auto [scale, bias] = scaleAndBias(b, l, raw.scaleBias);
   return vector::FMAOp::create(
-      b, arith::UIToFPOp::create(b, l.accVector, codes),
+      b, codesToFloat(b, l, codes),
       vector::BroadcastOp::create(b, l.accVector, scale),
       vector::BroadcastOp::create(b, l.accVector, bias));
 }

@@ -92,15 +92,19 @@ func.func @packed_f16_odd_row(%t: tensor<?x12xf16>, %i: tensor<?x?xi32>, %out: m
 
 // rowwise(i8): a lane loads 8 codes, one 8-byte word (rows of 64 codes and
 // 8 bytes of scale and bias are only 8-byte aligned), and each row's f32
-// scale and bias; the codes are dequantized before they are added, and the
-// 8 f32 results are stored at the destination's 16-byte alignment.
+// scale and bias; the codes become floats through the mantissa of 2^23
+// (no integer-to-float conversion), are dequantized before they are added,
+// and the 8 f32 results are stored at the destination's 16-byte alignment.
 
 // CHECK-LABEL: func.func @rowwise_i8(
 // CHECK:         gpu.launch
 // CHECK:           %[[CODES:.*]] = vector.load %{{.*}} {alignment = 8 : i64} : memref<?x72xui8, {{.*}}>, vector<8xui8>
 // CHECK:           %[[TAIL:.*]] = vector.load %{{.*}}[%{{.*}}, %c64{{.*}}] {alignment = 8 : i64} : memref<?x72xui8, {{.*}}>, vector<8xui8>
 // CHECK:           vector.bitcast %{{.*}} : vector<8xi8> to vector<2xf32>
-// CHECK:           arith.uitofp %{{.*}} : vector<8xi8> to vector<8xf32>
+// CHECK:           %[[WIDE:.*]] = arith.extui %{{.*}} : vector<8xi8> to vector<8xi32>
+// CHECK:           %[[BIASED:.*]] = arith.ori %[[WIDE]], %{{.*}} : vector<8xi32>
+// CHECK:           %[[F:.*]] = arith.bitcast %[[BIASED]] : vector<8xi32> to vector<8xf32>
+// CHECK:           arith.subf %[[F]], %{{.*}} : vector<8xf32>
 // CHECK:           vector.fma
 // CHECK:           vector.store %{{.*}} {alignment = 16 : i64} : memref<?x64xf32>, vector<8xf32>
 func.func @rowwise_i8(%t: tensor<?x72xui8>, %i: tensor<?xi64>, %o: tensor<?xi64>, %out: memref<?x64xf32>) {
