@@ -22,9 +22,8 @@ using Isa = Avx2;
 extern "C" void handOffsetsSum(const float *table, int64_t rows, int64_t dim,
                                const int32_t *indices, const int32_t *offsets,
                                int64_t batch, int64_t n, float *out) {
-  Problem p{Form::Offsets, Mode::Sum, DType::F32, 32,    table, rows,
-            dim,           batch,     1,          n,     indices, offsets,
-            nullptr};
+  Problem p{Form::Offsets, Mode::Sum, DType::F32, 32,      table,   rows,   dim,
+            batch,         1,         n,          indices, offsets, nullptr};
   std::vector<int64_t> starts;
   bagStarts<int32_t>(p, starts);
   constexpr int kL = Isa::kLanes;

@@ -416,6 +416,36 @@ TypedAttr mlir::embbag::lowering::maxIdentity(Builder &b, Type accType,
                                        : APInt::getSignedMinValue(width));
 }
 
+Value mlir::embbag::lowering::lowerBound(
+    ImplicitLocOpBuilder &b, Value n, Value target,
+    function_ref<Value(ImplicitLocOpBuilder &, Value)> key) {
+  Type index = b.getIndexType();
+  auto loop = scf::WhileOp::create(
+      b, TypeRange{index, index}, ValueRange{cst(b, 0), n},
+      [&](OpBuilder &nested, Location loc, ValueRange range) {
+        ImplicitLocOpBuilder wb(loc, nested);
+        Value more = arith::CmpIOp::create(wb, arith::CmpIPredicate::ult,
+                                           range[0], range[1]);
+        scf::ConditionOp::create(wb, more, range);
+      },
+      [&](OpBuilder &nested, Location loc, ValueRange range) {
+        ImplicitLocOpBuilder wb(loc, nested);
+        Value lo = range[0], hi = range[1];
+        // lo + (hi - lo) / 2: no overflow, and lo <= mid < hi.
+        Value mid = arith::AddIOp::create(
+            wb, lo,
+            arith::DivUIOp::create(wb, arith::SubIOp::create(wb, hi, lo),
+                                   cst(wb, 2)));
+        Value below = arith::CmpIOp::create(wb, arith::CmpIPredicate::slt,
+                                            key(wb, mid), target);
+        Value next = arith::AddIOp::create(wb, mid, cst(wb, 1));
+        scf::YieldOp::create(
+            wb, ValueRange{arith::SelectOp::create(wb, below, next, lo),
+                           arith::SelectOp::create(wb, below, hi, mid)});
+      });
+  return loop.getResult(0);
+}
+
 Value mlir::embbag::lowering::maximum(ImplicitLocOpBuilder &b, Value lhs,
                                       Value rhs, bool isUnsigned) {
   if (isa<FloatType>(getElementTypeOrSelf(lhs.getType())))

@@ -59,17 +59,16 @@ struct PassState {
 /// One lane's view of the kernel: the vector length of its loads.
 struct Lane {
   const BagKernel &k;
-  int64_t length;          // elements per load: a 16-byte vector, or 1
-  Type storageType;        // T, or ui8 for rowwise codes
-  Type resultType;         // T, or the rowwise result's f32 / f16
-  Type accType;            // f32 for f16 / bf16 / codes, else T
+  int64_t length;   // elements per load: a 16-byte vector, or 1
+  Type storageType; // T, or ui8 for rowwise codes
+  Type resultType;  // T, or the rowwise result's f32 / f16
+  Type accType;     // f32 for f16 / bf16 / codes, else T
   VectorType storageVector, resultVector, accVector;
 
   Lane(const BagKernel &k, int64_t length)
       : k(k), length(length),
         storageType(cast<MemRefType>(k.table.getType()).getElementType()),
-        resultType(k.resultType),
-        accType(getAccumulatorType(resultType)),
+        resultType(k.resultType), accType(getAccumulatorType(resultType)),
         storageVector(VectorType::get({length}, storageType)),
         resultVector(VectorType::get({length}, resultType)),
         accVector(VectorType::get({length}, accType)) {}
@@ -161,10 +160,10 @@ static RawRow zeroRaw(ImplicitLocOpBuilder &b, const Lane &l) {
 /// endian as NVIDIA GPUs and x86 are.
 static std::pair<Value, Value> scaleAndBias(ImplicitLocOpBuilder &b,
                                             const Lane &l, Value raw) {
-  Type floatType = l.k.rowwiseBits == 8 ? Type(b.getF32Type())
-                                        : Type(b.getF16Type());
-  Value floats = vector::BitCastOp::create(
-      b, VectorType::get({2}, floatType), castToSignless(b, raw));
+  Type floatType =
+      l.k.rowwiseBits == 8 ? Type(b.getF32Type()) : Type(b.getF16Type());
+  Value floats = vector::BitCastOp::create(b, VectorType::get({2}, floatType),
+                                           castToSignless(b, raw));
   auto element = [&](int64_t i) -> Value {
     Value v = vector::ExtractOp::create(b, floats, ArrayRef<int64_t>{i});
     return floatType.isF32() ? v : arith::ExtFOp::create(b, b.getF32Type(), v);
@@ -214,8 +213,7 @@ static Value subByteCodes(ImplicitLocOpBuilder &b, const Lane &l, Value raw,
 /// runs at a quarter of the rate: the 8-bit kernel's conversions, not its
 /// loads, bounded it on an H200 (docs/GPU.md). The host loops
 /// (path=gpu-loops) do the same, so the CPU's tests check it.
-static Value codesToFloat(ImplicitLocOpBuilder &b, const Lane &l,
-                          Value codes) {
+static Value codesToFloat(ImplicitLocOpBuilder &b, const Lane &l, Value codes) {
   auto i32Vector = VectorType::get({l.length}, b.getI32Type());
   if (cast<VectorType>(codes.getType()).getElementType() != b.getI32Type())
     codes = arith::ExtUIOp::create(b, i32Vector, codes);
@@ -366,8 +364,8 @@ static PassState accumulate(ImplicitLocOpBuilder &b, const Lane &l,
 
 /// A loop over positions [lo, hi) of the bag, `step` at a time.
 static PassState buildPositionLoop(ImplicitLocOpBuilder &b, const Lane &l,
-                                   Value lo, Value hi, unsigned step,
-                                   Value col, const PassState &init) {
+                                   Value lo, Value hi, unsigned step, Value col,
+                                   const PassState &init) {
   auto loop = scf::ForOp::create(
       b, lo, hi, cst(b, step), init.toValues(),
       [&](OpBuilder &nested, Location loc, Value pos, ValueRange iterArgs) {
@@ -390,9 +388,8 @@ static Value finishBag(ImplicitLocOpBuilder &b, const Lane &l,
   Value isEmpty =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, cst(b, 0));
   if (l.isMax())
-    acc = arith::SelectOp::create(b, isEmpty,
-                                  splat(b, l.accVector, b.getZeroAttr(l.accType)),
-                                  acc);
+    acc = arith::SelectOp::create(
+        b, isEmpty, splat(b, l.accVector, b.getZeroAttr(l.accType)), acc);
   if (l.k.defaultIndex) {
     Value useDefault = arith::AndIOp::create(
         b, isEmpty,
@@ -414,14 +411,13 @@ static Value finishBag(ImplicitLocOpBuilder &b, const Lane &l,
   if (l.k.reduction == Reduction::sqrtn) {
     Value norm = s.sumSquares
                      ? s.sumSquares
-                     : arith::UIToFPOp::create(
-                           b, l.accType,
-                           arith::IndexCastUIOp::create(b, b.getI64Type(),
-                                                        count));
+                     : arith::UIToFPOp::create(b, l.accType,
+                                               arith::IndexCastUIOp::create(
+                                                   b, b.getI64Type(), count));
     auto deviceSqrt = [](ImplicitLocOpBuilder &ib, Value x) -> Value {
-      return LLVM::CallIntrinsicOp::create(
-                 ib, x.getType(), ib.getStringAttr("llvm.sqrt.f32"),
-                 ValueRange{x})
+      return LLVM::CallIntrinsicOp::create(ib, x.getType(),
+                                           ib.getStringAttr("llvm.sqrt.f32"),
+                                           ValueRange{x})
           .getResult(0);
     };
     acc = divideBy(b, acc,
@@ -434,18 +430,18 @@ static Value finishBag(ImplicitLocOpBuilder &b, const Lane &l,
 /// Columns [col, col + length) of bag `bag` of positions [start, end).
 static void buildColumn(ImplicitLocOpBuilder &b, const Lane &l, Value bag,
                         Value start, Value end, Value col) {
-  PassState init{identity(b, l), l.countsTaken() ? cst(b, 0) : Value(),
-                 l.sumsSquares()
-                     ? arith::ConstantOp::create(b, b.getZeroAttr(l.accType))
-                           .getResult()
-                     : Value()};
+  PassState init{
+      identity(b, l), l.countsTaken() ? cst(b, 0) : Value(),
+      l.sumsSquares()
+          ? arith::ConstantOp::create(b, b.getZeroAttr(l.accType)).getResult()
+          : Value()};
   // `rowsInFlight` positions per iteration, then the rest one by one.
   unsigned unroll = std::max(1u, l.k.rowsInFlight);
   Value size = arith::SubIOp::create(b, end, start);
   Value mainEnd = arith::AddIOp::create(
       b, start,
-      arith::MulIOp::create(
-          b, arith::DivUIOp::create(b, size, cst(b, unroll)), cst(b, unroll)));
+      arith::MulIOp::create(b, arith::DivUIOp::create(b, size, cst(b, unroll)),
+                            cst(b, unroll)));
   PassState s = buildPositionLoop(b, l, start, mainEnd, unroll, col, init);
   if (unroll > 1)
     s = buildPositionLoop(b, l, mainEnd, end, 1, col, s);
@@ -467,13 +463,13 @@ static void buildLane(ImplicitLocOpBuilder &b, const BagKernel &k,
   Lane l(k, length);
   Value first = arith::MulIOp::create(b, lane, cst(b, length));
   Value step = arith::MulIOp::create(b, k.lanesPerBag, cst(b, length));
-  scf::ForOp::create(b, first, k.rowLength, step, ValueRange{},
-                     [&](OpBuilder &nested, Location loc, Value col,
-                         ValueRange) {
-                       ImplicitLocOpBuilder lb(loc, nested);
-                       buildColumn(lb, l, bag, start, end, col);
-                       scf::YieldOp::create(lb);
-                     });
+  scf::ForOp::create(
+      b, first, k.rowLength, step, ValueRange{},
+      [&](OpBuilder &nested, Location loc, Value col, ValueRange) {
+        ImplicitLocOpBuilder lb(loc, nested);
+        buildColumn(lb, l, bag, start, end, col);
+        scf::YieldOp::create(lb);
+      });
 }
 
 /// The bounds of bag `bag`; with checks, bounds that break the offsets'
@@ -496,43 +492,23 @@ static std::pair<Value, Value> getCheckedRange(ImplicitLocOpBuilder &b,
   return {start, end};
 }
 
-/// The first position in [0, n) whose id is not below `target`, or n: a
-/// binary search, which stays inside [0, n] whatever the ids hold.
-static Value lowerBound(OpBuilder &builder, Location loc, Value ids, Value n,
-                        Value target) {
+/// The first position in [0, n) whose id is not below `target`, or n.
+static Value firstIdNotBelow(OpBuilder &builder, Location loc, Value ids,
+                             Value n, Value target) {
   ImplicitLocOpBuilder b(loc, builder);
-  Type index = b.getIndexType();
-  auto loop = scf::WhileOp::create(
-      b, TypeRange{index, index}, ValueRange{cst(b, 0), n},
-      [&](OpBuilder &nested, Location l, ValueRange range) {
-        ImplicitLocOpBuilder wb(l, nested);
-        Value more = arith::CmpIOp::create(wb, arith::CmpIPredicate::ult,
-                                           range[0], range[1]);
-        scf::ConditionOp::create(wb, more, range);
-      },
-      [&](OpBuilder &nested, Location l, ValueRange range) {
-        ImplicitLocOpBuilder wb(l, nested);
-        Value lo = range[0], hi = range[1];
-        Value mid = arith::ShRUIOp::create(
-            wb, arith::AddIOp::create(wb, lo, hi), cst(wb, 1));
-        Value id = arith::IndexCastOp::create(wb, wb.getIndexType(),
-                                              loadElement(wb, ids, mid));
-        Value below =
-            arith::CmpIOp::create(wb, arith::CmpIPredicate::slt, id, target);
-        scf::YieldOp::create(
-            wb, ValueRange{arith::SelectOp::create(
-                               wb, below,
-                               arith::AddIOp::create(wb, mid, cst(wb, 1)), lo),
-                           arith::SelectOp::create(wb, below, hi, mid)});
+  return lowering::lowerBound(
+      b, n, target, [&](ImplicitLocOpBuilder &wb, Value pos) -> Value {
+        return arith::IndexCastOp::create(wb, wb.getIndexType(),
+                                          loadElement(wb, ids, pos));
       });
-  return loop.getResult(0);
 }
 
-BagBounds mlir::embbag::gpu_lowering::sortedSegmentBounds(
-    ImplicitLocOpBuilder &b, Value ids, Value numSegments) {
+BagBounds
+mlir::embbag::gpu_lowering::sortedSegmentBounds(ImplicitLocOpBuilder &b,
+                                                Value ids, Value numSegments) {
   Value n = b.createOrFold<memref::DimOp>(ids, 0);
   BagBounds::BoundFn start = [ids, n](OpBuilder &ib, Location l, Value s) {
-    return lowerBound(ib, l, ids, n, s);
+    return firstIdNotBelow(ib, l, ids, n, s);
   };
   BagBounds::BoundFn end = [start](OpBuilder &ib, Location l, Value s) {
     Value one = arith::ConstantIndexOp::create(ib, l, 1);
@@ -559,12 +535,12 @@ static void flagStrayIds(ImplicitLocOpBuilder &b, const BagKernel &k,
                                   cst(lb, 0)),
             arith::CmpIOp::create(lb, arith::CmpIPredicate::slt, id,
                                   k.bounds.numBags));
-        Value stray =
-            expected ? arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, id,
-                                             expected)
-                           .getResult()
-                     : arith::ConstantOp::create(lb, lb.getBoolAttr(true))
-                           .getResult();
+        Value stray = expected
+                          ? arith::CmpIOp::create(lb, arith::CmpIPredicate::ne,
+                                                  id, expected)
+                                .getResult()
+                          : arith::ConstantOp::create(lb, lb.getBoolAttr(true))
+                                .getResult();
         Value notTrue = arith::ConstantOp::create(lb, lb.getBoolAttr(true));
         auto isNot = [&](Value v) {
           return arith::XOrIOp::create(lb, v, notTrue).getResult();
@@ -591,8 +567,8 @@ static void buildIf(ImplicitLocOpBuilder &b, Value condition,
 /// Checks the ids of segment `bag`, positions [start, end): all equal to
 /// `bag`; the first segment also checks the positions before it, the last
 /// those after it, so that every id is checked once.
-static void checkSegment(ImplicitLocOpBuilder &b, const BagKernel &k,
-                         Value bag, Value lane, Value start, Value end) {
+static void checkSegment(ImplicitLocOpBuilder &b, const BagKernel &k, Value bag,
+                         Value lane, Value start, Value end) {
   flagStrayIds(b, k, lane, start, end, bag);
   Value isFirst =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, bag, cst(b, 0));
@@ -631,12 +607,12 @@ static void buildBag(ImplicitLocOpBuilder &b, const BagKernel &k, Value bag,
 }
 
 void mlir::embbag::gpu_lowering::buildBagThread(ImplicitLocOpBuilder &b,
-                                                const BagKernel &k,
-                                                Value block, Value thread) {
+                                                const BagKernel &k, Value block,
+                                                Value thread) {
   Value lane = arith::RemUIOp::create(b, thread, k.lanesPerBag);
-  Value bag = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, block, k.bagsPerBlock),
-      arith::DivUIOp::create(b, thread, k.lanesPerBag));
+  Value bag =
+      arith::AddIOp::create(b, arith::MulIOp::create(b, block, k.bagsPerBlock),
+                            arith::DivUIOp::create(b, thread, k.lanesPerBag));
   Value inBatch = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, bag,
                                         k.bounds.numBags);
   scf::IfOp::create(b, inBatch, [&](OpBuilder &nested, Location loc) {

@@ -34,14 +34,14 @@ inline int64_t codeWordBits(unsigned rowwiseBits) {
 /// host, before the launch.
 struct BagKernel {
   Reduction reduction = Reduction::sum;
-  Value table;   // memref<num_emb x row x T>, unit stride along the row;
-                 // rowwise: memref<num_emb x row_bytes x ui8>
-  Value indices; // memref<num_indices x T_IND>
-  Value weights; // memref<num_indices x T>, or null
-  Value out;     // memref<num_bags x row x T>, unit stride along the row
-  BagBounds bounds;               // bags of the buffers
-  Value defaultIndex, paddingIdx; // index, or null
-  Value numEmb, rowLength;        // index
+  Value table;      // memref<num_emb x row x T>, unit stride along the row;
+                    // rowwise: memref<num_emb x row_bytes x ui8>
+  Value indices;    // memref<num_indices x T_IND>
+  Value weights;    // memref<num_indices x T>, or null
+  Value out;        // memref<num_bags x row x T>, unit stride along the row
+  BagBounds bounds; // bags of the buffers
+  Value defaultIndex, paddingIdx;  // index, or null
+  Value numEmb, rowLength;         // index
   Value lanesPerBag, bagsPerBlock; // index
   // Whether the lanes load 16-byte vectors (i1; null: never): the row's
   // bytes and the buffers' rows are 16-byte aligned.
@@ -55,7 +55,7 @@ struct BagKernel {
   // codes, f16 for 4 and 2 bits); null for a table of floats.
   Value scaleColumn;
   unsigned rowwiseBits = 0; // 8, 4 or 2; 0 for a table of floats
-  Type resultType; // the result's element type (T, or f32 / f16)
+  Type resultType;          // the result's element type (T, or f32 / f16)
   unsigned rowsInFlight = 8;
   // Whether the code runs on the device (a gpu.launch) rather than in host
   // loops: the square root is then LLVM's intrinsic, which NVPTX compiles

@@ -85,18 +85,18 @@ static Value readBuffer(ImplicitLocOpBuilder &b, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
   strides.back() = 1;
-  auto layout = StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
-                                       strides);
+  auto layout =
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides);
   auto bufferType =
       MemRefType::get(type.getShape(), type.getElementType(), layout);
-  Value buffer = bufferization::ToBufferOp::create(b, bufferType, tensor,
-                                                   b.getUnitAttr());
+  Value buffer =
+      bufferization::ToBufferOp::create(b, bufferType, tensor, b.getUnitAttr());
   // Through the assumption, not the to_buffer op: canonicalization would
   // turn a memref.load of a to_buffer into a tensor.extract, which
   // bufferizes back into a load without its alignment (and NVPTX splits an
   // i64 load whose alignment it does not know).
-  return memref::AssumeAlignmentOp::create(
-      b, buffer, type.getElementTypeBitWidth() / 8);
+  return memref::AssumeAlignmentOp::create(b, buffer,
+                                           type.getElementTypeBitWidth() / 8);
 }
 
 /// The memref that `op`'s result is only materialized in, when it
@@ -282,18 +282,15 @@ static void declareStatusWordFunction(ModuleOp module) {
 
 /// The flag word the kernel's checks set, zeroed: the runtime's word on
 /// the GPU, or a stack slot for host loops.
-static Value allocateFlag(ImplicitLocOpBuilder &b,
-                          bool hostLoops) {
+static Value allocateFlag(ImplicitLocOpBuilder &b, bool hostLoops) {
   auto type = MemRefType::get({1}, b.getI32Type());
-  Value flag =
-      hostLoops
-          ? memref::AllocaOp::create(b, type).getResult()
-          : func::CallOp::create(b, kStatusWordFunction, TypeRange{type},
-                                 ValueRange{})
-                .getResult(0);
-  memref::StoreOp::create(
-      b, arith::ConstantOp::create(b, b.getI32IntegerAttr(0)), flag,
-      ValueRange{cst(b, 0)});
+  Value flag = hostLoops ? memref::AllocaOp::create(b, type).getResult()
+                         : func::CallOp::create(b, kStatusWordFunction,
+                                                TypeRange{type}, ValueRange{})
+                               .getResult(0);
+  memref::StoreOp::create(b,
+                          arith::ConstantOp::create(b, b.getI32IntegerAttr(0)),
+                          flag, ValueRange{cst(b, 0)});
   return flag;
 }
 
@@ -326,8 +323,8 @@ struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
                         : cast<MemRefType>(k.table.getType()).getDimSize(1);
       if (auto constant = getConstantIntValue(k.rowLength))
         row = *constant;
-      auto type = RankedTensorType::get({resultType.getDimSize(0), row},
-                                        k.resultType);
+      auto type =
+          RankedTensorType::get({resultType.getDimSize(0), row}, k.resultType);
       SmallVector<Value> sizes;
       for (auto [d, size] :
            llvm::enumerate(SmallVector<Value>{k.bounds.numBags, k.rowLength}))
@@ -441,8 +438,9 @@ private:
     };
     Value broken = arith::AndIOp::create(
         b, eq(k.bounds.numBags, cst(b, 0)),
-        arith::XOrIOp::create(b, eq(k.bounds.numIndices, cst(b, 0)),
-                              arith::ConstantOp::create(b, b.getBoolAttr(true))));
+        arith::XOrIOp::create(
+            b, eq(k.bounds.numIndices, cst(b, 0)),
+            arith::ConstantOp::create(b, b.getBoolAttr(true))));
     Value i32 = arith::ExtUIOp::create(b, b.getI32Type(), broken);
     memref::StoreOp::create(
         b,
@@ -461,7 +459,8 @@ private:
     checks.reportFlags(flags);
     if (!k.unsortedBit)
       return;
-    Value bit = arith::ConstantOp::create(b, b.getI32IntegerAttr(k.unsortedBit));
+    Value bit =
+        arith::ConstantOp::create(b, b.getI32IntegerAttr(k.unsortedBit));
     Value sorted = arith::CmpIOp::create(
         b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, flags, bit),
         arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));

@@ -117,30 +117,9 @@ static Value bagKey(ImplicitLocOpBuilder &b, const BatchedOp &op, Value bag) {
 /// holds; otherwise any bag comes out, which the caller keeps in order).
 static Value findFirstBag(ImplicitLocOpBuilder &b, const BatchedOp &op,
                           Value target) {
-  Type index = b.getIndexType();
-  auto loop = scf::WhileOp::create(
-      b, TypeRange{index, index}, ValueRange{cst(b, 0), op.prepared.p.numBags},
-      [&](OpBuilder &nested, Location loc, ValueRange args) {
-        ImplicitLocOpBuilder wb(loc, nested);
-        Value more = arith::CmpIOp::create(wb, arith::CmpIPredicate::ult,
-                                           args[0], args[1]);
-        scf::ConditionOp::create(wb, more, args);
-      },
-      [&](OpBuilder &nested, Location loc, ValueRange args) {
-        ImplicitLocOpBuilder wb(loc, nested);
-        Value lo = args[0], hi = args[1];
-        Value mid = arith::AddIOp::create(
-            wb, lo,
-            arith::DivUIOp::create(wb, arith::SubIOp::create(wb, hi, lo),
-                                   cst(wb, 2)));
-        Value atOrAfter = arith::CmpIOp::create(wb, arith::CmpIPredicate::sge,
-                                                bagKey(wb, op, mid), target);
-        Value next = arith::AddIOp::create(wb, mid, cst(wb, 1));
-        scf::YieldOp::create(
-            wb, ValueRange{arith::SelectOp::create(wb, atOrAfter, lo, next),
-                           arith::SelectOp::create(wb, atOrAfter, mid, hi)});
-      });
-  return loop.getResult(0);
+  return lowerBound(
+      b, op.prepared.p.numBags, target,
+      [&](ImplicitLocOpBuilder &wb, Value bag) { return bagKey(wb, op, bag); });
 }
 
 /// Sets `op`'s chunk budget and count: `chunkLines` cache lines of its rows

@@ -114,6 +114,12 @@ TypedAttr maxIdentity(Builder &b, Type accType, bool isUnsigned);
 /// signedness of T; floats propagate NaN, as PyTorch's max does.
 Value maximum(ImplicitLocOpBuilder &b, Value lhs, Value rhs, bool isUnsigned);
 
+/// The first position p in [0, n) whose `key(p)` (an index, non-decreasing
+/// in p) is not below `target` (signed comparison), or n: a binary search in
+/// an scf.while, whose probes stay inside [0, n) whatever the keys hold.
+Value lowerBound(ImplicitLocOpBuilder &b, Value n, Value target,
+                 function_ref<Value(ImplicitLocOpBuilder &, Value)> key);
+
 /// Applies `patterns` once to each op nested in `root` for which `filter`
 /// holds, and touches nothing else: unlike the greedy driver, no other op is
 /// folded, erased or moved. Ops no pattern rewrites are left in place.
