@@ -14,17 +14,7 @@ import subprocess
 import sys
 
 import numpy as np
-
-
-def descriptor(ptr, shape):
-    fields = [("allocated", c.c_uint64), ("aligned", c.c_uint64),
-              ("offset", c.c_int64), ("sizes", c.c_int64 * 2),
-              ("strides", c.c_int64 * 2)]
-    d = type("D", (c.Structure,), {"_fields_": fields})()
-    d.allocated = d.aligned = ptr
-    d.sizes[0], d.sizes[1] = shape
-    d.strides[0], d.strides[1] = shape[1], 1
-    return d
+from memref2d import descriptor
 
 
 def child(where, lib, runtime_path):

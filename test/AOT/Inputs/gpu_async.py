@@ -13,6 +13,7 @@ import ctypes as c
 import sys
 
 import numpy as np
+from memref2d import descriptor
 
 CU_STREAM_NON_BLOCKING = 1
 
@@ -33,17 +34,6 @@ def device_copy(array):
     check(cuda.cuMemcpyHtoD_v2(ptr, array.ctypes.data_as(c.c_void_p),
                                c.c_size_t(array.nbytes)), "HtoD")
     return ptr.value
-
-
-def descriptor(ptr, shape):
-    fields = [("allocated", c.c_uint64), ("aligned", c.c_uint64),
-              ("offset", c.c_int64), ("sizes", c.c_int64 * 2),
-              ("strides", c.c_int64 * 2)]
-    d = type("D", (c.Structure,), {"_fields_": fields})()
-    d.allocated = d.aligned = ptr
-    d.sizes[0], d.sizes[1] = shape
-    d.strides[0], d.strides[1] = shape[1], 1
-    return d
 
 
 if runtime.embbagCudaInit() != 0:
