@@ -127,6 +127,18 @@ SmallVector<Value> buildTableGrad(ImplicitLocOpBuilder &b,
 /// whose elements are the accumulator type (f32, f64), which the
 /// scatter-add then sums in index order per row, the grouped kernel's
 /// order (the same bits as with `parallel`).
+/// A loop over the positions carrying `inits`: for each position a bag
+/// reads (its bag >= 0), `body` gives the new values; a position no bag
+/// reads leaves them as they are. `everyPosition`, when given, runs first
+/// at every position, read or not.
+ValueRange buildReadPositionLoop(
+    ImplicitLocOpBuilder &b, const TrainProblem &p, ValueRange inits,
+    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value j, Value bag,
+                                    ValueRange iter)>
+        body,
+    function_ref<void(ImplicitLocOpBuilder &, Value j)> everyPosition =
+        nullptr);
+
 bool scattersDenseGrad(const TrainProblem &p);
 
 /// TrainingKernels.cpp: the dense table gradient ([num_emb, row]) as a

@@ -470,57 +470,45 @@ Value mlir::embbag::loops::buildScatteredGrad(ImplicitLocOpBuilder &b,
   Value init = zeroGradient(b, p);
   Value prefetchBuffer = prefetchBufferOf(b, p, init);
   Value lastPosition = arith::SubIOp::create(b, p.numPositions, cst(b, 1));
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numPositions, cst(b, 1), ValueRange{init},
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        if (prefetchBuffer) {
-          // The row of a read position ahead (row 0 for an unread one,
-          // whose index may be anything).
-          Value ahead = arith::MinUIOp::create(
-              ib, arith::AddIOp::create(ib, j, cst(ib, p.prefetchRows)),
-              lastPosition);
-          Value row = arith::SelectOp::create(
-              ib, isRead(ib, p, ahead), extractIndex(ib, p.indices, ahead),
-              cst(ib, 0));
-          prefetchRowLines(ib, p, prefetchBuffer, row);
-        }
-        Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
-        Value read = arith::CmpIOp::create(ib, arith::CmpIPredicate::sge, bag,
-                                           cst(ib, 0));
-        auto ifOp = scf::IfOp::create(
-            ib, read,
-            [&](OpBuilder &n2, Location l2) {
-              ImplicitLocOpBuilder tb(l2, n2);
-              RowOutput out = rowSliceOutput(tb, p, iter[0], false);
-              Value r = extractIndex(tb, p.indices, j);
-              SmallVector<OpFoldResult> offsets = out.offsets(tb, r, r);
-              Value slice = tensor::ExtractSliceOp::create(
-                  tb, iter[0], offsets, out.sizes, unitStrides(tb, 2));
-              slice = forEachPass(
-                  tb, p, ValueRange{slice},
-                  [&](ImplicitLocOpBuilder &cb, Value col,
-                      ArrayRef<Value> masks, ValueRange t) {
-                    SmallVector<Value> accs;
-                    for (auto [v, mask] : llvm::enumerate(masks))
-                      accs.push_back(readAccVector(cb, p, t[0], cst(cb, 0),
-                                                   vectorColumn(cb, p, col, v),
-                                                   mask));
-                    accs = addPosition(cb, p, j, bag, col, masks, accs);
-                    return SmallVector<Value>{
-                        writeBlock(cb, p, accs, t[0], col, masks)};
-                  })[0];
-              scf::YieldOp::create(tb, tensor::InsertSliceOp::create(
-                                           tb, slice, iter[0], offsets,
-                                           out.sizes, unitStrides(tb, 2))
-                                           .getResult());
-            },
-            [&](OpBuilder &n2, Location l2) {
-              scf::YieldOp::create(n2, l2, iter[0]);
-            });
-        scf::YieldOp::create(ib, ifOp.getResults());
-      });
-  return withTableSizes(b, p, loop.getResult(0), /*sparse=*/false);
+  auto prefetchAhead = [&](ImplicitLocOpBuilder &ib, Value j) {
+    // The row of a read position ahead (row 0 for an unread one, whose
+    // index may be anything).
+    Value ahead = arith::MinUIOp::create(
+        ib, arith::AddIOp::create(ib, j, cst(ib, p.prefetchRows)),
+        lastPosition);
+    Value row =
+        arith::SelectOp::create(ib, isRead(ib, p, ahead),
+                                extractIndex(ib, p.indices, ahead), cst(ib, 0));
+    prefetchRowLines(ib, p, prefetchBuffer, row);
+  };
+  auto addRow = [&](ImplicitLocOpBuilder &tb, Value j, Value bag,
+                    ValueRange iter) -> SmallVector<Value> {
+    RowOutput out = rowSliceOutput(tb, p, iter[0], false);
+    Value r = extractIndex(tb, p.indices, j);
+    SmallVector<OpFoldResult> offsets = out.offsets(tb, r, r);
+    Value slice = tensor::ExtractSliceOp::create(tb, iter[0], offsets,
+                                                 out.sizes, unitStrides(tb, 2));
+    slice = forEachPass(
+        tb, p, ValueRange{slice},
+        [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
+            ValueRange t) {
+          SmallVector<Value> accs;
+          for (auto [v, mask] : llvm::enumerate(masks))
+            accs.push_back(readAccVector(cb, p, t[0], cst(cb, 0),
+                                         vectorColumn(cb, p, col, v), mask));
+          accs = addPosition(cb, p, j, bag, col, masks, accs);
+          return SmallVector<Value>{writeBlock(cb, p, accs, t[0], col, masks)};
+        })[0];
+    return {tensor::InsertSliceOp::create(tb, slice, iter[0], offsets,
+                                          out.sizes, unitStrides(tb, 2))
+                .getResult()};
+  };
+  Value grad = buildReadPositionLoop(
+      b, p, ValueRange{init}, addRow,
+      prefetchBuffer
+          ? function_ref<void(ImplicitLocOpBuilder &, Value)>(prefetchAhead)
+          : nullptr)[0];
+  return withTableSizes(b, p, grad, /*sparse=*/false);
 }
 
 SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,

@@ -74,18 +74,18 @@ static Value bagsFromSegmentIds(ImplicitLocOpBuilder &b, TrainProblem &p,
   return loop.getResult(0);
 }
 
-/// A loop over the positions carrying `inits`: for each position a bag
-/// reads (its bag >= 0), `body` gives the new values; a position no bag
-/// reads leaves them as they are.
-static ValueRange buildReadPositionLoop(
+ValueRange mlir::embbag::loops::buildReadPositionLoop(
     ImplicitLocOpBuilder &b, const TrainProblem &p, ValueRange inits,
-    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value j,
-                                    Value bag, ValueRange iter)>
-        body) {
+    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value j, Value bag,
+                                    ValueRange iter)>
+        body,
+    function_ref<void(ImplicitLocOpBuilder &, Value j)> everyPosition) {
   auto loop = scf::ForOp::create(
       b, cst(b, 0), p.numPositions, cst(b, 1), inits,
       [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
+        if (everyPosition)
+          everyPosition(ib, j);
         Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
         Value read = arith::CmpIOp::create(ib, arith::CmpIPredicate::sge, bag,
                                            cst(ib, 0));
@@ -130,10 +130,10 @@ static Value buildScale(ImplicitLocOpBuilder &b, const TrainProblem &p) {
       [&](OpBuilder &nested, Location loc, Value bag, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value sum = tensor::ExtractOp::create(ib, iter[0], bag);
-        Value divisor = p.isSqrtn() ? math::SqrtOp::create(ib, sum).getResult()
-                                    : sum;
-        Value isEmpty = arith::CmpFOp::create(ib, arith::CmpFPredicate::OEQ,
-                                              sum, zero);
+        Value divisor =
+            p.isSqrtn() ? math::SqrtOp::create(ib, sum).getResult() : sum;
+        Value isEmpty =
+            arith::CmpFOp::create(ib, arith::CmpFPredicate::OEQ, sum, zero);
         Value s = arith::SelectOp::create(
             ib, isEmpty, zero, arith::DivFOp::create(ib, one, divisor));
         scf::YieldOp::create(
@@ -146,8 +146,8 @@ static Value buildScale(ImplicitLocOpBuilder &b, const TrainProblem &p) {
 /// the bag's maximum (and its position) where they are greater, or where
 /// the bag has none yet, so that the first position wins ties.
 static SmallVector<Value> maxPosition(ImplicitLocOpBuilder &b,
-                                      const TrainProblem &p, Value j,
-                                      Value bag, Value idx, ValueRange iter) {
+                                      const TrainProblem &p, Value j, Value bag,
+                                      Value idx, ValueRange iter) {
   auto vecI64 = VectorType::get({p.lanes}, b.getI64Type());
   Value jVec = vector::BroadcastOp::create(
       b, vecI64, arith::IndexCastOp::create(b, b.getI64Type(), j));
@@ -170,16 +170,16 @@ static SmallVector<Value> maxPosition(ImplicitLocOpBuilder &b,
         Value wins = arith::OrIOp::create(cb, greater, first);
         Value newPos = arith::SelectOp::create(cb, wins, jVec, pos);
         Value newMax = arith::SelectOp::create(cb, wins, v, cur);
-        Value posOut = vector::TransferWriteOp::create(
-                           cb, newPos, t[0], ValueRange{bag, col},
-                           AffineMapAttr::get(map), mask,
-                           cb.getBoolArrayAttr({true}))
-                           .getResult();
-        Value maxOut = vector::TransferWriteOp::create(
-                           cb, newMax, t[1], ValueRange{bag, col},
-                           AffineMapAttr::get(map), mask,
-                           cb.getBoolArrayAttr({true}))
-                           .getResult();
+        Value posOut =
+            vector::TransferWriteOp::create(
+                cb, newPos, t[0], ValueRange{bag, col}, AffineMapAttr::get(map),
+                mask, cb.getBoolArrayAttr({true}))
+                .getResult();
+        Value maxOut =
+            vector::TransferWriteOp::create(
+                cb, newMax, t[1], ValueRange{bag, col}, AffineMapAttr::get(map),
+                mask, cb.getBoolArrayAttr({true}))
+                .getResult();
         return SmallVector<Value>{posOut, maxOut};
       });
 }
@@ -193,18 +193,16 @@ static Value buildArgmax(ImplicitLocOpBuilder &b, const TrainProblem &p) {
   Value minusOne = arith::ConstantOp::create(b, b.getI64IntegerAttr(-1));
   Value lowest = arith::ConstantOp::create(
       b, b.getFloatAttr(p.accType, -std::numeric_limits<double>::infinity()));
-  Value positions = tensor::SplatOp::create(b, dynamic2D(b.getI64Type()),
-                                            minusOne,
-                                            ValueRange{p.numBags, p.row});
+  Value positions = tensor::SplatOp::create(
+      b, dynamic2D(b.getI64Type()), minusOne, ValueRange{p.numBags, p.row});
   Value maxima = tensor::SplatOp::create(b, dynamic2D(p.accType), lowest,
                                          ValueRange{p.numBags, p.row});
-  return buildReadPositionLoop(
-             b, p, ValueRange{positions, maxima},
-             [&](ImplicitLocOpBuilder &tb, Value j, Value bag,
-                 ValueRange iter) {
-               Value idx = extractIndex(tb, p.indices, j);
-               return maxPosition(tb, p, j, bag, idx, iter);
-             })
+  return buildReadPositionLoop(b, p, ValueRange{positions, maxima},
+                               [&](ImplicitLocOpBuilder &tb, Value j, Value bag,
+                                   ValueRange iter) {
+                                 Value idx = extractIndex(tb, p.indices, j);
+                                 return maxPosition(tb, p, j, bag, idx, iter);
+                               })
       .front();
 }
 
