@@ -14,42 +14,56 @@
 #   benchmarks/manycore/build.sh [BUILD_DIR]      # default: ./build
 #
 # MARCH=znver3 TARGET=avx2 builds the same for an AVX2 machine instead
-# (to try scale.py on the build machine).
+# (to try scale.py on the build machine); MARCH=native TARGET=host for this
+# machine. TINY=1 builds the tiny cases (scale.py --tiny, the lit test
+# test/Integration/manycore-bench.test); OUT_DIR puts the files elsewhere;
+# AOT names an embbag-aot to use as it is (no cmake build).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="${1:-$ROOT/build}"
-OUT="$ROOT/benchmarks/manycore/out"
+OUT="${OUT_DIR:-$ROOT/benchmarks/manycore/out}"
 LLVM=/usr/lib/llvm-22
 MARCH="${MARCH:-x86-64-v4}"
 TARGET="${TARGET:-avx512}"
 mkdir -p "$OUT"
-cmake --build "$BUILD" --target embbag-aot
+if [ -z "${AOT:-}" ]; then
+  cmake --build "$BUILD" --target embbag-aot
+  AOT="$BUILD/bin/embbag-aot"
+fi
+MCPU=()
+[ "$MARCH" = native ] || MCPU=(--mcpu="$MARCH")
 
-python3 - "$OUT" "$ROOT/benchmarks" <<'PY'
+python3 - "$OUT" "$ROOT/benchmarks" "${TINY:-0}" <<'PY'
 import os, sys
-out, bench = sys.argv[1], sys.argv[2]
+out, bench, tiny = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 sys.path.insert(0, bench)
 from gen_kernels import kernel
 sys.path.insert(0, os.path.join(bench, "manycore"))
-from scale import CASES
+from scale import CASES, TINY_CASES
+cases = TINY_CASES if tiny else CASES
 for v in ("par_chk", "par_unc", "par_pf0", "ser_chk"):
     with open(os.path.join(out, f"k_{v}.mlir"), "w") as f:
         f.write("\n".join(kernel(f"{name}_{v}", cfg, "offsets", "sum", 32,
-                                 "f32") for name, cfg in CASES.items()))
+                                 "f32") for name, cfg in cases.items()))
 PY
 
 declare -A options=([par_chk]="parallel=1" [par_unc]="parallel=1"
                     [par_pf0]="parallel=1 prefetch-distance=0" [ser_chk]="")
 declare -A checks=([par_chk]=abort [par_unc]=off [par_pf0]=abort [ser_chk]=abort)
 for v in par_chk par_unc par_pf0 ser_chk; do
-  "$BUILD/bin/embbag-aot" --mcpu="$MARCH" --checks=${checks[$v]} \
+  "$AOT" "${MCPU[@]}" --checks=${checks[$v]} \
     --pipeline-options="target=$TARGET ${options[$v]}" \
     --Xlinker-arg=-L$LLVM/lib --Xlinker-arg=-lomp \
     --Xlinker-arg='-Wl,-rpath,$ORIGIN' \
     "$OUT/k_$v.mlir" -o "$OUT/lib$v.so"
 done
-clang++-22 -O3 -march="$MARCH" -std=c++17 -fopenmp -fPIC -shared \
+# The hand kernel with LLVM's OpenMP, as embbag's kernels (one runtime in the
+# process); with g++'s libgomp where clang++-22 is missing (the parent
+# process's OMP_NUM_THREADS then sets its threads).
+CXX_OMP=clang++-22
+command -v "$CXX_OMP" >/dev/null || CXX_OMP=g++
+"$CXX_OMP" -O3 -march="$MARCH" -std=c++17 -fopenmp -fPIC -shared \
   "$ROOT/benchmarks/manycore/hand_parallel.cpp" -L$LLVM/lib \
   -Wl,-rpath,'$ORIGIN' -o "$OUT/libhand.so"
 cp -L "$LLVM/lib/libomp.so.5" "$OUT/"

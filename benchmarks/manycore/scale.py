@@ -30,7 +30,18 @@ CASES = {"t4m_d16": (4_000_000, 16, 16384, 64),
          "t4m_d64": (4_000_000, 64, 16384, 64),
          "t2m_d128": (2_000_000, 128, 16384, 64),
          "t100k_d64": (100_000, 64, 16384, 64)}
+# The same names on small tables, for the lit test (build.sh with TINY=1).
+TINY_CASES = {"t4m_d16": (4000, 16, 64, 8),
+              "t4m_d64": (4000, 64, 64, 8),
+              "t2m_d128": (2000, 128, 64, 8),
+              "t100k_d64": (1000, 64, 64, 8)}
 KERNELS = ("par_chk", "par_unc", "par_pf0", "ser_chk")
+
+
+def label(rows):
+    """A table's rows as the table prints them: 4000k, 100k; small counts
+    (the tiny cases) as they are."""
+    return f"{rows // 1000}k" if rows % 1000 == 0 and rows >= 10000 else str(rows)
 
 
 def descriptor(t):
@@ -45,7 +56,7 @@ def descriptor(t):
     return d
 
 
-def child(lib_dir, threads, rounds):
+def child(lib_dir, threads, rounds, cases):
     import torch
     import torch.nn.functional as F
     omp = ctypes.CDLL(os.path.join(lib_dir, "libomp.so.5"))
@@ -54,7 +65,7 @@ def child(lib_dir, threads, rounds):
     libs = {k: ctypes.CDLL(os.path.join(lib_dir, f"lib{k}.so")) for k in KERNELS}
     hand = ctypes.CDLL(os.path.join(lib_dir, "libhand.so"))
     gen = torch.Generator().manual_seed(1)
-    for name, (rows, dim, batch, bag) in CASES.items():
+    for name, (rows, dim, batch, bag) in cases.items():
         table = torch.empty(rows, dim).uniform_(-1, 1, generator=gen)
         indices = torch.randint(0, rows, (batch * bag,), generator=gen,
                                 dtype=torch.int32)
@@ -99,17 +110,17 @@ def child(lib_dir, threads, rounds):
     return 0
 
 
-def table(results, threads_list):
+def table(results, threads_list, cases):
     print("| table | threads | PyTorch ms | embbag ms | checks=0 ms | "
           "prefetch 0 ms | hand ms | embbag / PyTorch | checked / checks=0 "
           "| embbag / hand |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-    for name, (rows, dim, _, _) in CASES.items():
+    for name, (rows, dim, _, _) in cases.items():
         for t in threads_list:
             r = results.get((name, t))
             if not r or "torch" not in r or "par_chk" not in r:
                 continue
-            print(f"| {rows // 1000}k x {dim} | {t} | {r['torch']:.3f} | "
+            print(f"| {label(rows)} x {dim} | {t} | {r['torch']:.3f} | "
                   f"{r['par_chk']:.3f} | {r['par_unc']:.3f} | "
                   f"{r['par_pf0']:.3f} | {r['hand']:.3f} | "
                   f"{r['torch'] / r['par_chk']:.2f}x | "
@@ -118,10 +129,10 @@ def table(results, threads_list):
     print("\nOne thread: serial kernel (parallel=0) against parallel=1:")
     print("| table | serial ms | parallel=1 on 1 thread ms |")
     print("|---|--:|--:|")
-    for name, (rows, dim, _, _) in CASES.items():
+    for name, (rows, dim, _, _) in cases.items():
         r = results.get((name, 1), {})
         if "ser_chk" in r:
-            print(f"| {rows // 1000}k x {dim} | {r['ser_chk']:.3f} | "
+            print(f"| {label(rows)} x {dim} | {r['ser_chk']:.3f} | "
                   f"{r['par_chk']:.3f} |")
 
 
@@ -131,17 +142,21 @@ def main():
     ap.add_argument("--threads", type=int)
     ap.add_argument("--threads-list", default="1,2,4,8,16")
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--tiny", action="store_true",
+                    help="the small tables of build.sh's TINY=1")
     args = ap.parse_args()
+    cases = TINY_CASES if args.tiny else CASES
     if args.threads:
-        return child(args.lib_dir, args.threads, args.rounds)
+        return child(args.lib_dir, args.threads, args.rounds, cases)
     threads_list = [int(t) for t in args.threads_list.split(",")]
     results, failed = {}, 0
     for t in threads_list:
         env = dict(os.environ, OMP_NUM_THREADS=str(t))
         run = subprocess.run([sys.executable, __file__, "--threads", str(t),
                               "--lib-dir", args.lib_dir, "--rounds",
-                              str(args.rounds)], capture_output=True,
-                             text=True, env=env)
+                              str(args.rounds)] + (["--tiny"] if args.tiny
+                                                   else []),
+                             capture_output=True, text=True, env=env)
         sys.stdout.write(run.stdout)
         sys.stderr.write(run.stderr)
         failed |= run.returncode != 0
@@ -149,7 +164,7 @@ def main():
             name, threads, k, ms = line.split("\t")
             if ms != "WRONG":
                 results.setdefault((name, int(threads)), {})[k] = float(ms)
-    table(results, threads_list)
+    table(results, threads_list, cases)
     return 1 if failed else 0
 
 
