@@ -267,9 +267,9 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     A segment's range is found by binary search of the segment ids, which
     must be sorted: with checks, ids in range that are not sorted stop the
     program with a message (or return the status), like a broken contract.
-    A lane of a `rowwise` table loads one 4-byte word of codes at once (4
-    codes of 8 bits, 8 of 4 or 16 of 2) and dequantizes them with the
-    row's scale and bias.
+    A lane of a `rowwise` table loads one word of codes at once (8 codes of
+    8 bits in 8 bytes, 8 of 4 or 16 of 2 bits in 4 bytes) and dequantizes
+    them with the row's scale and bias.
     With checks the pass declares the runtime function in the module, so it
     runs on a module.
     Not supported yet, and reported as errors at the op (or left alone with
