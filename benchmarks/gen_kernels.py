@@ -92,6 +92,10 @@ def cases():
             for form in ("packed", "segments"):
                 for mode in MODES:
                     out.append((cfg, form, mode, 32, "f32"))
+        if cfg == "c3":
+            # The cached table's segments form (issue 23's single-core cell).
+            for mode in MODES:
+                out.append((cfg, "segments", mode, 32, "f32"))
     # 16-bit tables (f32 accumulation): the DRAM-bound and the cached case.
     for dtype in ("f16", "bf16"):
         for mode in MODES:
