@@ -138,10 +138,11 @@ static RawRow loadRaw(ImplicitLocOpBuilder &b, const Lane &l, Value row,
             Value()};
   int64_t perByte = 8 / l.k.rowwiseBits;
   Value byteCol = b.createOrFold<arith::DivUIOp>(col, cst(b, perByte));
+  // A vector lane's rows are aligned to its code word (the host checks
+  // it), and the scale column is a whole number of words.
   int64_t wordAlign = l.length == 1 ? 1 : codeBytes(l);
   return {loadBytes(b, l, row, byteCol, codeBytes(l), wordAlign),
-          loadBytes(b, l, row, l.k.scaleColumn, scaleBiasBytes(l),
-                    l.length == 1 ? 1 : codeWordBits(l.k.rowwiseBits) / 8)};
+          loadBytes(b, l, row, l.k.scaleColumn, scaleBiasBytes(l), wordAlign)};
 }
 
 /// Zeros of a raw row's types: what a row that is not taken yields (the
@@ -210,9 +211,10 @@ static Value subByteCodes(ImplicitLocOpBuilder &b, const Lane &l, Value raw,
 /// the mantissa of 2^23 (the bits 0x4B000000 | code are the float 2^23 +
 /// code), from which 2^23 is subtracted without rounding. On NVIDIA GPUs
 /// this is integer and full-rate float work per code, where cvt.rn.f32.u32
-/// runs at a quarter of the rate: the 8-bit kernel's conversions, not its
-/// loads, bounded it on an H200 (docs/GPU.md). The host loops
-/// (path=gpu-loops) do the same, so the CPU's tests check it.
+/// runs at a quarter of the rate. On an H200 it did not change the 8-bit
+/// kernel's speed (benchmarks/README.md, "GPU benchmark"): the conversions
+/// are not what bounds it. The host loops (path=gpu-loops) do the same, so
+/// the CPU's tests check it.
 static Value codesToFloat(ImplicitLocOpBuilder &b, const Lane &l, Value codes) {
   auto i32Vector = VectorType::get({l.length}, b.getI32Type());
   if (cast<VectorType>(codes.getType()).getElementType() != b.getI32Type())
