@@ -63,13 +63,12 @@ BagOperands BagOpInterface::getBagOperands() {
   o.includeLastOffset = getIncludeLastOffset();
   if (OpFoldResult n = getMixedNumSegments()) {
     o.numSegments = dyn_cast<Value>(n);
-    o.staticNumSegments = dyn_cast_if_present<IntegerAttr>(
-        dyn_cast<Attribute>(n));
+    o.staticNumSegments =
+        dyn_cast_if_present<IntegerAttr>(dyn_cast<Attribute>(n));
   }
   if (std::optional<OpFoldResult> d = getMixedDefaultIndex()) {
     o.defaultIndex = dyn_cast<Value>(*d);
-    o.staticDefault =
-        dyn_cast_if_present<IntegerAttr>(dyn_cast<Attribute>(*d));
+    o.staticDefault = dyn_cast_if_present<IntegerAttr>(dyn_cast<Attribute>(*d));
   }
   o.paddingIdx = getPaddingIdx();
   o.weights = getWeights();
@@ -115,10 +114,10 @@ Value OffsetsOp::createWithOperands(OpBuilder &b, Location loc,
 Value SegmentsOp::createWithOperands(OpBuilder &b, Location loc,
                                      Reduction reduction,
                                      const BagOperands &o) {
-  Value created = SegmentsOp::create(
-      b, loc, reduction, o.table, o.indices, o.bags, o.numSegments,
-      o.staticNumSegments, o.defaultIndex, o.staticDefault, o.paddingIdx,
-      o.weights, o.rowwise);
+  Value created =
+      SegmentsOp::create(b, loc, reduction, o.table, o.indices, o.bags,
+                         o.numSegments, o.staticNumSegments, o.defaultIndex,
+                         o.staticDefault, o.paddingIdx, o.weights, o.rowwise);
   return keepQuantizedResultType(*this, created, o.rowwise);
 }
 
@@ -153,29 +152,28 @@ static Value extractAsIndex(OpBuilder &b, Location loc, Value values,
 /// include_last_offset, the end of the index list without).
 static BagBounds::BoundFn boundaryOf(Value offsets, Value numOffsets,
                                      Value numIndices) {
-  return [offsets, numOffsets, numIndices](OpBuilder &b, Location loc,
-                                           Value pos) {
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                         pos, numOffsets);
-    auto ifOp = scf::IfOp::create(
-        b, loc, inside,
-        [&](OpBuilder &nb, Location nloc) {
-          scf::YieldOp::create(nb, nloc,
-                               extractAsIndex(nb, nloc, offsets, pos));
-        },
-        [&](OpBuilder &nb, Location nloc) {
-          scf::YieldOp::create(nb, nloc, numIndices);
-        });
-    return ifOp.getResult(0);
-  };
+  return
+      [offsets, numOffsets, numIndices](OpBuilder &b, Location loc, Value pos) {
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             pos, numOffsets);
+        auto ifOp = scf::IfOp::create(
+            b, loc, inside,
+            [&](OpBuilder &nb, Location nloc) {
+              scf::YieldOp::create(nb, nloc,
+                                   extractAsIndex(nb, nloc, offsets, pos));
+            },
+            [&](OpBuilder &nb, Location nloc) {
+              scf::YieldOp::create(nb, nloc, numIndices);
+            });
+        return ifOp.getResult(0);
+      };
 }
 
 BagBounds BagBounds::fromOffsets(OpBuilder &b, Location loc, Value offsets,
                                  Value numIndices, bool includeLastOffset) {
-  Value numOffsets =
-      isa<MemRefType>(offsets.getType())
-          ? b.createOrFold<memref::DimOp>(loc, offsets, 0)
-          : b.createOrFold<tensor::DimOp>(loc, offsets, 0);
+  Value numOffsets = isa<MemRefType>(offsets.getType())
+                         ? b.createOrFold<memref::DimOp>(loc, offsets, 0)
+                         : b.createOrFold<tensor::DimOp>(loc, offsets, 0);
   BoundFn start = [offsets](OpBuilder &ib, Location l, Value bag) {
     return extractAsIndex(ib, l, offsets, bag);
   };
@@ -190,7 +188,8 @@ BagBounds BagBounds::fromOffsets(OpBuilder &b, Location loc, Value offsets,
       Value next = arith::AddIOp::create(ib, l, bag, indexConstant(ib, l, 1));
       return extractAsIndex(ib, l, offsets, next);
     };
-    return {numBags, numIndices, start, end, boundaryOf(offsets, numOffsets, numIndices)};
+    return {numBags, numIndices, start, end,
+            boundaryOf(offsets, numOffsets, numIndices)};
   }
   BoundFn end = [offsets, numOffsets, numIndices](OpBuilder &ib, Location l,
                                                   Value bag) -> Value {
@@ -202,7 +201,8 @@ BagBounds BagBounds::fromOffsets(OpBuilder &b, Location loc, Value offsets,
     Value nextOffset = extractAsIndex(ib, l, offsets, safeNext);
     return arith::SelectOp::create(ib, l, isLast, numIndices, nextOffset);
   };
-  return {numOffsets, numIndices, start, end, boundaryOf(offsets, numOffsets, numIndices)};
+  return {numOffsets, numIndices, start, end,
+          boundaryOf(offsets, numOffsets, numIndices)};
 }
 
 BagBounds BagBounds::fromPacked(OpBuilder &b, Location loc, Value numBags,
@@ -210,8 +210,7 @@ BagBounds BagBounds::fromPacked(OpBuilder &b, Location loc, Value numBags,
   BoundFn start = [perBag](OpBuilder &ib, Location l, Value bag) -> Value {
     return arith::MulIOp::create(ib, l, bag, perBag);
   };
-  BoundFn end = [start, perBag](OpBuilder &ib, Location l,
-                                Value bag) -> Value {
+  BoundFn end = [start, perBag](OpBuilder &ib, Location l, Value bag) -> Value {
     return arith::AddIOp::create(ib, l, start(ib, l, bag), perBag);
   };
   Value numIndices = b.createOrFold<arith::MulIOp>(loc, numBags, perBag);
@@ -246,13 +245,15 @@ FailureOr<BagBounds> BagOpInterface::getBagBounds(OpBuilder &b, Location loc) {
 /// offset (contract::clampToOffsetRule), so every slice is in bounds; an
 /// offset breaking the contract (below 0, past the end, or a decrease
 /// across parts) then breaks the part's, whose checks stop the program.
-static Value cloneOffsetsOnBags(OpBuilder &b, Location loc, BagOpInterface op,
-                                BagOperands o, Value first, Value count) {
-  BagBounds bounds = *op.getBagBounds(b, loc);
-  Value next = arith::AddIOp::create(b, loc, first, count);
+static BagsPart sliceOffsetsOnBags(OpBuilder &b, Location loc, BagOperands o,
+                                   Value first, Value count) {
   Value zero = indexConstant(b, loc, 0);
+  BagBounds bounds = BagBounds::fromOffsets(
+      b, loc, o.bags, b.createOrFold<tensor::DimOp>(loc, o.indices, 0),
+      o.includeLastOffset);
+  Value next = arith::AddIOp::create(b, loc, first, count);
   Value end = contract::clampToOffsetRule(b, loc, bounds.boundary(b, loc, next),
-                                         zero, bounds.numIndices);
+                                          zero, bounds.numIndices);
   Value start = contract::clampToOffsetRule(
       b, loc, bounds.boundary(b, loc, first), zero, end);
   Value length = arith::SubIOp::create(b, loc, end, start);
@@ -274,23 +275,22 @@ static Value cloneOffsetsOnBags(OpBuilder &b, Location loc, BagOpInterface op,
   o.indices = sliceDim0(b, loc, o.indices, start, length);
   if (o.weights)
     o.weights = sliceDim0(b, loc, o.weights, start, length);
-  return op.cloneWithOperands(b, loc, o);
+  return {o, start};
 }
 
 /// embbag.segments on segments [first, first + count): the others' ids go
 /// to one extra segment, last, which the caller drops. An id outside
 /// [0, num_segments) becomes -1, so that the part's checks stop as the
 /// whole op's would.
-static Value cloneSegmentsOnBags(OpBuilder &b, Location loc, BagOpInterface op,
-                                 BagOperands o, Value first, Value count) {
+static BagsPart sliceSegmentsOnBags(OpBuilder &b, Location loc, BagOperands o,
+                                    Value first, Value count) {
   o.materializeStatics(b, loc);
   Type indexType = o.numSegments.getType();
   Value lo = castIndex(b, loc, first, indexType);
   Value size = castIndex(b, loc, count, indexType);
   Value hi = arith::AddIOp::create(b, loc, lo, size);
   auto constant = [&](OpBuilder &nb, Location nloc, int64_t v) -> Value {
-    return arith::ConstantOp::create(nb, nloc,
-                                     nb.getIntegerAttr(indexType, v));
+    return arith::ConstantOp::create(nb, nloc, nb.getIntegerAttr(indexType, v));
   };
   Value numSegments = o.numSegments;
   o.bags = mapElementwise(
@@ -298,34 +298,39 @@ static Value cloneSegmentsOnBags(OpBuilder &b, Location loc, BagOpInterface op,
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
         Value id = args[0];
         Value rebased = arith::SubIOp::create(nb, nloc, id, lo);
-        Value valid =
-            inRange(nb, nloc, id, constant(nb, nloc, 0), numSegments);
+        Value valid = inRange(nb, nloc, id, constant(nb, nloc, 0), numSegments);
         Value foreign = arith::SelectOp::create(nb, nloc, valid, size,
                                                 constant(nb, nloc, -1));
-        return {arith::SelectOp::create(
-            nb, nloc, inRange(nb, nloc, id, lo, hi), rebased, foreign)};
+        return {arith::SelectOp::create(nb, nloc, inRange(nb, nloc, id, lo, hi),
+                                        rebased, foreign)};
       })[0];
   o.numSegments = arith::AddIOp::create(b, loc, size, constant(b, loc, 1));
-  return op.cloneWithOperands(b, loc, o);
+  return {o, b.getIndexAttr(0)};
 }
 
-Value BagOpInterface::cloneOnBags(OpBuilder &b, Location loc,
-                                  BagOperands o, OpFoldResult first,
-                                  OpFoldResult count) {
-  switch (getBagForm()) {
+BagsPart mlir::embbag::sliceOnBags(OpBuilder &b, Location loc, BagForm form,
+                                   BagOperands o, OpFoldResult first,
+                                   OpFoldResult count) {
+  switch (form) {
   case BagForm::Packed:
     o.indices = sliceDim0(b, loc, o.indices, first, count);
     if (o.weights)
       o.weights = sliceDim0(b, loc, o.weights, first, count);
-    return cloneWithOperands(b, loc, o);
+    return {o, first};
   case BagForm::Offsets:
-    return cloneOffsetsOnBags(
-        b, loc, *this, o, getValueOrCreateConstantIndexOp(b, loc, first),
-        getValueOrCreateConstantIndexOp(b, loc, count));
+    return sliceOffsetsOnBags(b, loc, o,
+                              getValueOrCreateConstantIndexOp(b, loc, first),
+                              getValueOrCreateConstantIndexOp(b, loc, count));
   case BagForm::Segments:
-    return cloneSegmentsOnBags(
-        b, loc, *this, o, getValueOrCreateConstantIndexOp(b, loc, first),
-        getValueOrCreateConstantIndexOp(b, loc, count));
+    return sliceSegmentsOnBags(b, loc, o,
+                               getValueOrCreateConstantIndexOp(b, loc, first),
+                               getValueOrCreateConstantIndexOp(b, loc, count));
   }
   llvm_unreachable("unknown bag form");
+}
+
+Value BagOpInterface::cloneOnBags(OpBuilder &b, Location loc, BagOperands o,
+                                  OpFoldResult first, OpFoldResult count) {
+  return cloneWithOperands(
+      b, loc, sliceOnBags(b, loc, getBagForm(), o, first, count).operands);
 }

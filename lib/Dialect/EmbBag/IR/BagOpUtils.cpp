@@ -3,6 +3,7 @@
 #include "BagOpUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -73,3 +74,60 @@ SmallVector<Value> bagops::mapElementwise(
   return generic.getResults();
 }
 
+Value bagops::sliceColumns(OpBuilder &b, Location loc, Value table,
+                           ArrayRef<OpFoldResult> offsets,
+                           ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(table.getType());
+  SmallVector<OpFoldResult> tileOffsets{b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> tileSizes{tensor::getMixedSize(b, loc, table, 0)};
+  llvm::append_range(tileOffsets, offsets);
+  llvm::append_range(tileSizes, sizes);
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc, table, tileOffsets, tileSizes,
+                                        strides);
+}
+
+/// Whether `a` and `b` are the same size. The loop bounds and this model's
+/// own sizes are computed apart (reifyResultShapes), so besides equal
+/// constants and values this knows the ops that compute them.
+static bool isSameSize(OpFoldResult a, OpFoldResult b) {
+  if (isEqualConstantIntOrValue(a, b))
+    return true;
+  auto va = dyn_cast<Value>(a), vb = dyn_cast<Value>(b);
+  if (!va || !vb)
+    return false;
+  if (auto da = va.getDefiningOp<tensor::DimOp>())
+    if (auto db = vb.getDefiningOp<tensor::DimOp>())
+      return da.getSource() == db.getSource() && da.getConstantIndex() &&
+             da.getConstantIndex() == db.getConstantIndex();
+  if (auto ca = va.getDefiningOp<arith::IndexCastOp>())
+    if (auto cb = vb.getDefiningOp<arith::IndexCastOp>())
+      return ca.getIn() == cb.getIn();
+  return false;
+}
+
+bool bagops::coversAllBags(OpFoldResult offset, OpFoldResult size,
+                           OpFoldResult batch) {
+  return isConstantIntValue(offset, 0) && isSameSize(size, batch);
+}
+
+Value bagops::castToTileSizes(OpBuilder &b, Location loc, Value value,
+                              ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (OpFoldResult size : sizes)
+    shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+  RankedTensorType expected = type.clone(shape);
+  if (expected == type)
+    return value;
+  return tensor::CastOp::create(b, loc, expected, value);
+}
+
+bool bagops::coversAllColumns(ArrayRef<OpFoldResult> offsets,
+                              ArrayRef<OpFoldResult> sizes,
+                              ArrayRef<OpFoldResult> columns) {
+  for (auto [offset, size, column] : llvm::zip_equal(offsets, sizes, columns))
+    if (!isConstantIntValue(offset, 0) || !isSameSize(size, column))
+      return false;
+  return true;
+}

@@ -48,6 +48,26 @@ SmallVector<Value> mapElementwise(
     OpBuilder &b, Location loc, ValueRange inputs, TypeRange elementTypes,
     function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body);
 
+/// `table[:, columns]`: every row, the tile's columns (`offsets` and
+/// `sizes` of the row dimensions).
+Value sliceColumns(OpBuilder &b, Location loc, Value table,
+                   ArrayRef<OpFoldResult> offsets,
+                   ArrayRef<OpFoldResult> sizes);
+
+/// Whether the tile [offset, offset + size) of the bags is all `batch`
+/// bags, so that only columns are cut.
+bool coversAllBags(OpFoldResult offset, OpFoldResult size, OpFoldResult batch);
+
+/// Whether the tile's columns are all the columns of the table.
+bool coversAllColumns(ArrayRef<OpFoldResult> offsets,
+                      ArrayRef<OpFoldResult> sizes,
+                      ArrayRef<OpFoldResult> columns);
+
+/// `value` with the static sizes among `sizes`: the loops insert the tile at
+/// `sizes`.
+Value castToTileSizes(OpBuilder &b, Location loc, Value value,
+                      ArrayRef<OpFoldResult> sizes);
+
 } // namespace mlir::embbag::bagops
 
 #endif // EMBBAG_LIB_DIALECT_EMBBAG_IR_BAGOPUTILS_H

@@ -852,6 +852,34 @@ static LogicalResult verifyUpdateOp(OpT op, FailureOr<FormBatch> form) {
   return verifyResults(op, expected);
 }
 
+/// The dense gradients' shapes: the table's, then the weights'.
+template <typename OpT>
+static LogicalResult reifyGradShapes(OpT op, OpBuilder &b,
+                                     ReifiedRankedShapedTypeDims &shapes) {
+  if (op.getSparse())
+    return failure();
+  shapes.push_back(tensor::getMixedSizes(b, op.getLoc(), op.getTable()));
+  if (Value weights = op.getWeights())
+    shapes.push_back(tensor::getMixedSizes(b, op.getLoc(), weights));
+  return success();
+}
+
+LogicalResult
+PackedGradOp::reifyResultShapes(OpBuilder &b,
+                                ReifiedRankedShapedTypeDims &shapes) {
+  return reifyGradShapes(*this, b, shapes);
+}
+LogicalResult
+OffsetsGradOp::reifyResultShapes(OpBuilder &b,
+                                 ReifiedRankedShapedTypeDims &shapes) {
+  return reifyGradShapes(*this, b, shapes);
+}
+LogicalResult
+SegmentsGradOp::reifyResultShapes(OpBuilder &b,
+                                  ReifiedRankedShapedTypeDims &shapes) {
+  return reifyGradShapes(*this, b, shapes);
+}
+
 LogicalResult PackedGradOp::verify() {
   return verifyGradOp(*this, verifyPackedClauses(*this));
 }

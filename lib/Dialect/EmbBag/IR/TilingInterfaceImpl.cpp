@@ -30,7 +30,6 @@
 
 #include "BagOpUtils.h"
 
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -51,69 +50,6 @@ static SmallVector<OpFoldResult> getLoopSizes(OpBuilder &b, Operation *op) {
   return dims[0];
 }
 
-/// `table[:, columns]`: every row, the tile's columns.
-static Value sliceColumns(OpBuilder &b, Location loc, Value table,
-                          ArrayRef<OpFoldResult> offsets,
-                          ArrayRef<OpFoldResult> sizes) {
-  auto type = cast<RankedTensorType>(table.getType());
-  SmallVector<OpFoldResult> tileOffsets{b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> tileSizes{tensor::getMixedSize(b, loc, table, 0)};
-  llvm::append_range(tileOffsets, offsets);
-  llvm::append_range(tileSizes, sizes);
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  return tensor::ExtractSliceOp::create(b, loc, table, tileOffsets, tileSizes,
-                                        strides);
-}
-
-/// Whether `a` and `b` are the same size. The loop bounds and this model's
-/// own sizes are computed apart (reifyResultShapes), so besides equal
-/// constants and values this knows the ops that compute them.
-static bool isSameSize(OpFoldResult a, OpFoldResult b) {
-  if (isEqualConstantIntOrValue(a, b))
-    return true;
-  auto va = dyn_cast<Value>(a), vb = dyn_cast<Value>(b);
-  if (!va || !vb)
-    return false;
-  if (auto da = va.getDefiningOp<tensor::DimOp>())
-    if (auto db = vb.getDefiningOp<tensor::DimOp>())
-      return da.getSource() == db.getSource() && da.getConstantIndex() &&
-             da.getConstantIndex() == db.getConstantIndex();
-  if (auto ca = va.getDefiningOp<arith::IndexCastOp>())
-    if (auto cb = vb.getDefiningOp<arith::IndexCastOp>())
-      return ca.getIn() == cb.getIn();
-  return false;
-}
-
-/// Whether the tile's bags are all the bags, so that only columns are cut.
-static bool coversAllBags(OpFoldResult offset, OpFoldResult size,
-                          OpFoldResult batch) {
-  return isConstantIntValue(offset, 0) && isSameSize(size, batch);
-}
-
-/// `value` with the static sizes among `sizes`: the loops insert the tile at
-/// `sizes`.
-static Value castToTileSizes(OpBuilder &b, Location loc, Value value,
-                             ArrayRef<OpFoldResult> sizes) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (OpFoldResult size : sizes)
-    shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
-  RankedTensorType expected = type.clone(shape);
-  if (expected == type)
-    return value;
-  return tensor::CastOp::create(b, loc, expected, value);
-}
-
-/// Whether the tile's columns are all the columns of the table.
-static bool coversAllColumns(ArrayRef<OpFoldResult> offsets,
-                             ArrayRef<OpFoldResult> sizes,
-                             ArrayRef<OpFoldResult> columns) {
-  for (auto [offset, size, column] : llvm::zip_equal(offsets, sizes, columns))
-    if (!isConstantIntValue(offset, 0) || !isSameSize(size, column))
-      return false;
-  return true;
-}
-
 static FailureOr<TilingResult> tileBagOp(OpBuilder &b, BagOpInterface op,
                                          ArrayRef<OpFoldResult> offsets,
                                          ArrayRef<OpFoldResult> sizes) {
@@ -121,26 +57,26 @@ static FailureOr<TilingResult> tileBagOp(OpBuilder &b, BagOpInterface op,
   BagOperands o = op.getBagOperands();
   SmallVector<OpFoldResult> loopSizes = getLoopSizes(b, op);
   SmallVector<Operation *> slices;
-  if (!coversAllColumns(offsets.drop_front(), sizes.drop_front(),
-                        ArrayRef(loopSizes).drop_front())) {
+  if (!bagops::coversAllColumns(offsets.drop_front(), sizes.drop_front(),
+                                ArrayRef(loopSizes).drop_front())) {
     // A quantized row's codes are followed by its scale and bias: a part of
     // its columns is no table of the same layout.
     if (o.rowwise)
       return op->emitOpError()
              << "cannot be tiled over the columns of a row-wise quantized "
                 "table; tile its bags only (tile size 0 for dimension 1)";
-    o.table =
-        sliceColumns(b, loc, o.table, offsets.drop_front(), sizes.drop_front());
+    o.table = bagops::sliceColumns(b, loc, o.table, offsets.drop_front(),
+                                   sizes.drop_front());
     slices.push_back(o.table.getDefiningOp());
   }
-  bool allBags = coversAllBags(offsets[0], sizes[0], loopSizes[0]);
+  bool allBags = bagops::coversAllBags(offsets[0], sizes[0], loopSizes[0]);
   Value tiled = allBags ? op.cloneWithOperands(b, loc, o)
                         : op.cloneOnBags(b, loc, o, offsets[0], sizes[0]);
   Value tile = tiled;
   // A part of a segments op has one more segment, of the others' ids.
   if (op.getBagForm() == BagForm::Segments && !allBags)
     tile = bagops::sliceDim0(b, loc, tiled, b.getIndexAttr(0), sizes[0]);
-  tile = castToTileSizes(b, loc, tile, sizes);
+  tile = bagops::castToTileSizes(b, loc, tile, sizes);
   return TilingResult{{tiled.getDefiningOp()}, {tile}, slices};
 }
 
@@ -207,5 +143,6 @@ void mlir::embbag::registerTilingInterfaceExternalModels(
     PackedOp::attachInterface<BagTilingModel<PackedOp>>(*ctx);
     OffsetsOp::attachInterface<BagTilingModel<OffsetsOp>>(*ctx);
     SegmentsOp::attachInterface<BagTilingModel<SegmentsOp>>(*ctx);
+    registerTrainingTilingInterfaceExternalModels(ctx);
   });
 }

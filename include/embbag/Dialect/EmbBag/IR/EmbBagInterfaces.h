@@ -83,6 +83,17 @@ struct BagBounds {
                               Value perBag);
 };
 
+/// The operands of an op of `form` restricted to its bags [first, first +
+/// count) (BagOpInterface::cloneOnBags), and where the part's indices start
+/// in the whole op's: a row of a packed op's indices, a position of an
+/// offsets op's, 0 for a segments op (whose part keeps every index).
+struct BagsPart {
+  BagOperands operands;
+  OpFoldResult firstIndex;
+};
+BagsPart sliceOnBags(OpBuilder &b, Location loc, BagForm form, BagOperands o,
+                     OpFoldResult first, OpFoldResult count);
+
 } // namespace mlir::embbag
 
 #include "embbag/Dialect/EmbBag/IR/EmbBagInterfaces.h.inc"

@@ -6,7 +6,9 @@
 // in the forward op's order (EmbBag_*Clauses and EmbBag_*Format in
 // EmbBagOps.td), and are not bag ops: BagOpInterface, and so the lowerings,
 // tiling and sharding, do not see them. convert-embbag-to-loops lowers
-// them (through their forward op); the other lowerings refuse them.
+// them (through their forward op); the other lowerings refuse them. The
+// gradient ops have tiling models of their own
+// (TrainingTilingInterfaceImpl.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +53,11 @@ class EmbBag_TrainingOp<string mnemonic, list<Trait> traits = []>
 // The gradient of the forward op of `form` with respect to its table (and
 // weights), given `dy`, the gradient of the loss with respect to its result.
 class EmbBag_GradOp<string form, dag clauses, string clauseFormat>
-    : EmbBag_TrainingOp<form # "_grad"> {
+    : EmbBag_TrainingOp<form # "_grad", [
+        // The dense gradients' shapes are the table's and the weights';
+        // a sparse gradient's rows are only known at run time.
+        DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                  ["reifyResultShapes"]>]> {
   let arguments = !con((ins EmbBag_ReductionAttr:$reduction,
                             EmbBag_ElementTensor:$dy),
                        clauses, (ins UnitAttr:$sparse));

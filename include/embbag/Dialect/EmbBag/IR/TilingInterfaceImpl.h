@@ -1,7 +1,8 @@
 //===- TilingInterfaceImpl.h - Tiling of the embbag ops ---------*- C++ -*-===//
 //
 // TilingInterface for embbag.packed, embbag.offsets and embbag.segments,
-// attached as external models (docs/Bufferization.md, "Tiling").
+// and TilingInterface with PartialReductionOpInterface for their gradient
+// ops, attached as external models (docs/Bufferization.md, "Tiling").
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,11 +11,16 @@
 
 namespace mlir {
 class DialectRegistry;
+class MLIRContext;
 
 namespace embbag {
 
-/// Attaches the tiling models to the three embbag ops.
+/// Attaches the tiling models to the three embbag ops and their gradient
+/// ops.
 void registerTilingInterfaceExternalModels(DialectRegistry &registry);
+
+/// TrainingTilingInterfaceImpl.cpp: attaches the gradient ops' models.
+void registerTrainingTilingInterfaceExternalModels(MLIRContext *ctx);
 
 } // namespace embbag
 } // namespace mlir
