@@ -41,8 +41,16 @@ struct TrainProblem {
   Value indices; // tensor<n x T_IND>, flattened
   Value weights; // tensor<n x T>, flattened, or null
   // tensor<n x index>: the bag that reads position j; -1 when none does
-  // (before offsets[0], after the last offset) or when it is padding.
+  // (before offsets[0], after the last offset) or when it is padding. For
+  // the kernels that visit positions out of index order (grouped by row);
+  // the loops in index order walk the bags instead (buildReadPositionLoop),
+  // so a kernel made of those only never materializes it.
   Value bagOf;
+  // How buildReadPositionLoop finds the bags: their ranges (packed,
+  // offsets), or the segment ids (tensor<n x T_IND>, segments).
+  std::optional<BagBounds> bagRanges;
+  Value segmentIds;
+  Value paddingIdx; // index, or null
   // tensor<num_bags x acc>: what a bag multiplies each row by apart from
   // its weight (1 / count for mean, 1 / sqrt(count or sum w^2) for sqrtn);
   // null for sum and max.
@@ -127,10 +135,20 @@ SmallVector<Value> buildTableGrad(ImplicitLocOpBuilder &b,
 /// whose elements are the accumulator type (f32, f64), which the
 /// scatter-add then sums in index order per row, the grouped kernel's
 /// order (the same bits as with `parallel`).
-/// A loop over the positions carrying `inits`: for each position a bag
-/// reads (its bag >= 0), `body` gives the new values; a position no bag
-/// reads leaves them as they are. `everyPosition`, when given, runs first
-/// at every position, read or not.
+/// TrainingNormalForm.cpp: `then`'s values, unless position `j` is
+/// padding, when `iter` is kept.
+SmallVector<Value>
+skipPadding(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j,
+            ValueRange iter,
+            function_ref<SmallVector<Value>(ImplicitLocOpBuilder &)> then);
+
+/// A loop over the positions in index order carrying `inits`: for each
+/// position a bag reads (not padding), `body` gives the new values; a
+/// position no bag reads leaves them as they are. Contiguous bags are
+/// walked bag by bag (the positions before the first bag and after the
+/// last are never visited), segments position by position.
+/// `everyPosition`, when given, runs first at every position visited,
+/// padding included.
 ValueRange buildReadPositionLoop(
     ImplicitLocOpBuilder &b, const TrainProblem &p, ValueRange inits,
     function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value j, Value bag,

@@ -113,12 +113,6 @@ Value mlir::embbag::loops::splat1D(ImplicitLocOpBuilder &b, Value value,
   return tensor::SplatOp::create(b, type, value, ValueRange{size});
 }
 
-/// Whether a bag reads position `j` (i1).
-static Value isRead(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j) {
-  Value bag = tensor::ExtractOp::create(b, p.bagOf, j);
-  return arith::CmpIOp::create(b, arith::CmpIPredicate::sge, bag, cst(b, 0));
-}
-
 //===----------------------------------------------------------------------===//
 // One row's gradient
 //===----------------------------------------------------------------------===//
@@ -154,7 +148,7 @@ static bool isSinglePass(const TrainProblem &p) {
   // dynamic row does.)
   int64_t row = staticRowLength(p);
   return !ShapedType::isDynamic(row) && row > 0 &&
-         llvm::divideCeil(row, p.lanes) <= passVectors(p);
+         llvm::divideCeilSigned(row, p.lanes) <= passVectors(p);
 }
 
 /// The column of the vector `v` of a block starting at `col`.
@@ -193,13 +187,36 @@ static SmallVector<Value> forEachPass(ImplicitLocOpBuilder &b,
   return iter;
 }
 
-/// `accs` (the block of vectors at `col`, masks: one per vector) plus
-/// position `j`'s share of its bag's dy: dy times its coefficient, or for
-/// max dy where the position won the element.
-static SmallVector<Value> addPosition(ImplicitLocOpBuilder &b,
-                                      const TrainProblem &p, Value j, Value bag,
-                                      Value col, ArrayRef<Value> masks,
-                                      ValueRange accs) {
+/// What a bag adds to a block of a row's vectors: its `dy` vectors and,
+/// for max, the positions that won each element.
+struct BagBlock {
+  SmallVector<Value> dy, won;
+};
+
+/// The block at `col` (masks: one per vector) of bag `bag`'s share.
+static BagBlock readBagBlock(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                             Value bag, Value col, ArrayRef<Value> masks) {
+  auto vecI64 = VectorType::get({p.lanes}, b.getI64Type());
+  BagBlock block;
+  for (auto [v, mask] : llvm::enumerate(masks)) {
+    Value vcol = vectorColumn(b, p, col, v);
+    block.dy.push_back(readAccVector(b, p, p.dy, bag, vcol, mask));
+    if (!p.isMax())
+      continue;
+    Value pad = arith::ConstantOp::create(b, b.getI64IntegerAttr(-1));
+    block.won.push_back(vector::TransferReadOp::create(
+        b, vecI64, p.argmax, ValueRange{bag, vcol}, rowMap(b), pad, mask,
+        b.getBoolArrayAttr({true})));
+  }
+  return block;
+}
+
+/// The accumulators `accs` of a block plus position `j`'s share of its
+/// bag's block: dy times the position's coefficient, or for max dy where
+/// `j` won.
+static SmallVector<Value> addShare(ImplicitLocOpBuilder &b,
+                                   const TrainProblem &p, Value j, Value bag,
+                                   const BagBlock &block, ValueRange accs) {
   auto vecType = VectorType::get({p.lanes}, p.accType);
   auto vecI64 = VectorType::get({p.lanes}, b.getI64Type());
   Value cVec, jVec, zeros;
@@ -212,16 +229,10 @@ static SmallVector<Value> addPosition(ImplicitLocOpBuilder &b,
     cVec = vector::BroadcastOp::create(b, vecType, c);
   }
   SmallVector<Value> next;
-  for (auto [v, mask] : llvm::enumerate(masks)) {
-    Value vcol = vectorColumn(b, p, col, v);
-    Value dy = readAccVector(b, p, p.dy, bag, vcol, mask);
+  for (auto [v, dy] : llvm::enumerate(block.dy)) {
     if (p.isMax()) {
-      Value pad = arith::ConstantOp::create(b, b.getI64IntegerAttr(-1));
-      Value won = vector::TransferReadOp::create(
-          b, vecI64, p.argmax, ValueRange{bag, vcol}, rowMap(b), pad, mask,
-          b.getBoolArrayAttr({true}));
-      Value mine =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, won, jVec);
+      Value mine = arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                         block.won[v], jVec);
       next.push_back(arith::AddFOp::create(
           b, accs[v], arith::SelectOp::create(b, mine, dy, zeros)));
     } else if (cVec) {
@@ -231,6 +242,15 @@ static SmallVector<Value> addPosition(ImplicitLocOpBuilder &b,
     }
   }
   return next;
+}
+
+/// The accumulators `accs` of the block at `col` (masks: one per vector)
+/// plus position `j`'s share.
+static SmallVector<Value> addPosition(ImplicitLocOpBuilder &b,
+                                      const TrainProblem &p, Value j, Value bag,
+                                      Value col, ArrayRef<Value> masks,
+                                      ValueRange accs) {
+  return addShare(b, p, j, bag, readBagBlock(b, p, bag, col, masks), accs);
 }
 
 /// The gradient of the block of vectors at `col` (masks: one per vector)
@@ -465,49 +485,105 @@ bool mlir::embbag::loops::scattersDenseGrad(const TrainProblem &p) {
   return !p.parallel && p.accType == p.storageType;
 }
 
+/// Adds position `j`'s share of `block` to its row of `grad`, in the block
+/// at `col` (masks: one per vector).
+static Value addToRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                      Value grad, Value j, Value bag, const BagBlock &block,
+                      Value col, ArrayRef<Value> masks) {
+  RowOutput out = rowSliceOutput(b, p, grad, false);
+  Value r = extractIndex(b, p.indices, j);
+  SmallVector<OpFoldResult> offsets = out.offsets(b, r, r);
+  Value slice = tensor::ExtractSliceOp::create(b, grad, offsets, out.sizes,
+                                               unitStrides(b, 2));
+  SmallVector<Value> accs;
+  for (auto [v, mask] : llvm::enumerate(masks))
+    accs.push_back(readAccVector(b, p, slice, cst(b, 0),
+                                 vectorColumn(b, p, col, v), mask));
+  accs = addShare(b, p, j, bag, block, accs);
+  slice = writeBlock(b, p, accs, slice, col, masks);
+  return tensor::InsertSliceOp::create(b, slice, grad, offsets, out.sizes,
+                                       unitStrides(b, 2));
+}
+
+/// `grad` plus the shares of bag `bag`'s positions [start, end): per block
+/// of the row's vectors, the bag's block is read once (into registers) and
+/// added to each position's row. Every element still gets its positions'
+/// shares in index order.
+static Value
+scatterBag(ImplicitLocOpBuilder &b, const TrainProblem &p, Value grad,
+           Value bag, Value start, Value end,
+           function_ref<void(ImplicitLocOpBuilder &, Value j)> prefetch) {
+  return forEachPass(
+      b, p, ValueRange{grad},
+      [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
+          ValueRange t) {
+        BagBlock block = readBagBlock(cb, p, bag, col, masks);
+        // One prefetch per position, in the first block's walk.
+        bool first = isConstantIntValue(col, 0);
+        auto loop = scf::ForOp::create(
+            cb, start, end, cst(cb, 1), t,
+            [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
+              ImplicitLocOpBuilder jb(loc, nested);
+              if (prefetch && first)
+                prefetch(jb, j);
+              auto add = [&](ImplicitLocOpBuilder &tb) -> SmallVector<Value> {
+                return {addToRow(tb, p, iter[0], j, bag, block, col, masks)};
+              };
+              scf::YieldOp::create(jb, skipPadding(jb, p, j, iter, add));
+            });
+        return SmallVector<Value>(loop.getResults());
+      })[0];
+}
+
 Value mlir::embbag::loops::buildScatteredGrad(ImplicitLocOpBuilder &b,
                                               const TrainProblem &p) {
   Value init = zeroGradient(b, p);
   Value prefetchBuffer = prefetchBufferOf(b, p, init);
   Value lastPosition = arith::SubIOp::create(b, p.numPositions, cst(b, 1));
   auto prefetchAhead = [&](ImplicitLocOpBuilder &ib, Value j) {
-    // The row of a read position ahead (row 0 for an unread one, whose
-    // index may be anything).
+    // The row of the position ahead, kept inside the table: an unread
+    // position's index may be anything (a hint for a wrong row costs
+    // nothing but bandwidth).
     Value ahead = arith::MinUIOp::create(
         ib, arith::AddIOp::create(ib, j, cst(ib, p.prefetchRows)),
         lastPosition);
     Value row =
-        arith::SelectOp::create(ib, isRead(ib, p, ahead),
-                                extractIndex(ib, p.indices, ahead), cst(ib, 0));
+        arith::MinUIOp::create(ib, extractIndex(ib, p.indices, ahead),
+                               arith::SubIOp::create(ib, p.numEmb, cst(ib, 1)));
     prefetchRowLines(ib, p, prefetchBuffer, row);
   };
-  auto addRow = [&](ImplicitLocOpBuilder &tb, Value j, Value bag,
-                    ValueRange iter) -> SmallVector<Value> {
-    RowOutput out = rowSliceOutput(tb, p, iter[0], false);
-    Value r = extractIndex(tb, p.indices, j);
-    SmallVector<OpFoldResult> offsets = out.offsets(tb, r, r);
-    Value slice = tensor::ExtractSliceOp::create(tb, iter[0], offsets,
-                                                 out.sizes, unitStrides(tb, 2));
-    slice = forEachPass(
-        tb, p, ValueRange{slice},
-        [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
-            ValueRange t) {
-          SmallVector<Value> accs;
-          for (auto [v, mask] : llvm::enumerate(masks))
-            accs.push_back(readAccVector(cb, p, t[0], cst(cb, 0),
-                                         vectorColumn(cb, p, col, v), mask));
-          accs = addPosition(cb, p, j, bag, col, masks, accs);
-          return SmallVector<Value>{writeBlock(cb, p, accs, t[0], col, masks)};
-        })[0];
-    return {tensor::InsertSliceOp::create(tb, slice, iter[0], offsets,
-                                          out.sizes, unitStrides(tb, 2))
-                .getResult()};
-  };
-  Value grad = buildReadPositionLoop(
-      b, p, ValueRange{init}, addRow,
+  function_ref<void(ImplicitLocOpBuilder &, Value)> prefetch =
       prefetchBuffer
           ? function_ref<void(ImplicitLocOpBuilder &, Value)>(prefetchAhead)
-          : nullptr)[0];
+          : nullptr;
+  Value grad;
+  if (p.bagRanges) {
+    // Contiguous bags: bag by bag, each bag's dy read once per block.
+    const BagBounds &bounds = *p.bagRanges;
+    auto loop = scf::ForOp::create(
+        b, cst(b, 0), bounds.numBags, cst(b, 1), ValueRange{init},
+        [&](OpBuilder &nested, Location loc, Value bag, ValueRange iter) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          auto [start, end] = bounds.range(ib, loc, bag);
+          scf::YieldOp::create(
+              ib, scatterBag(ib, p, iter[0], bag, start, end, prefetch));
+        });
+    grad = loop.getResult(0);
+  } else {
+    auto addRow = [&](ImplicitLocOpBuilder &tb, Value j, Value bag,
+                      ValueRange iter) -> SmallVector<Value> {
+      Value g =
+          forEachPass(tb, p, iter,
+                      [&](ImplicitLocOpBuilder &cb, Value col,
+                          ArrayRef<Value> masks, ValueRange t) {
+                        BagBlock block = readBagBlock(cb, p, bag, col, masks);
+                        return SmallVector<Value>{
+                            addToRow(cb, p, t[0], j, bag, block, col, masks)};
+                      })[0];
+      return {g};
+    };
+    grad = buildReadPositionLoop(b, p, ValueRange{init}, addRow, prefetch)[0];
+  }
   return withTableSizes(b, p, grad, /*sparse=*/false);
 }
 
@@ -565,33 +641,6 @@ static Value dotWithDy(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j,
   return vector::ReductionOp::create(b, vector::CombiningKind::ADD, acc);
 }
 
-/// A loop over the positions read by a bag: `body` gets the position, its
-/// bag and the iter_args; unread positions leave them as they are.
-static SmallVector<Value>
-forEachReadPosition(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                    ValueRange inits,
-                    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &,
-                                                    Value, Value, ValueRange)>
-                        body) {
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numPositions, cst(b, 1), inits,
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        auto ifOp = scf::IfOp::create(
-            ib, isRead(ib, p, j),
-            [&](OpBuilder &n2, Location l2) {
-              ImplicitLocOpBuilder tb(l2, n2);
-              Value bag = tensor::ExtractOp::create(tb, p.bagOf, j);
-              scf::YieldOp::create(tb, body(tb, j, bag, iter));
-            },
-            [&](OpBuilder &n2, Location l2) {
-              scf::YieldOp::create(n2, l2, iter);
-            });
-        scf::YieldOp::create(ib, ifOp.getResults());
-      });
-  return loop.getResults();
-}
-
 Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
                                             const TrainProblem &p) {
   Type wType = cast<ShapedType>(p.weights.getType()).getElementType();
@@ -599,7 +648,7 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
   Value dw = splat1D(b, zeroW, p.numPositions);
   if (!p.isSqrtn()) {
     // sum: d(dy . sum_j w_j x_j) / dw_j = dy . x_j.
-    return forEachReadPosition(
+    return buildReadPositionLoop(
         b, p, ValueRange{dw},
         [&](ImplicitLocOpBuilder &tb, Value j, Value bag, ValueRange iter) {
           Value d = convertFloat(tb, dotWithDy(tb, p, j, bag), wType);
@@ -612,7 +661,7 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
   // s = 1 / sqrt(Q) and D = sum_k w_k (dy . x_k) = dy . S:
   // dL/dw_j = s (dy . x_j) - w_j D s^3. First each dot and D per bag.
   Value zero = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 0.0));
-  SmallVector<Value> first = forEachReadPosition(
+  SmallVector<Value> first = buildReadPositionLoop(
       b, p,
       ValueRange{splat1D(b, zero, p.numPositions), splat1D(b, zero, p.numBags)},
       [&](ImplicitLocOpBuilder &tb, Value j, Value bag, ValueRange iter) {
@@ -626,7 +675,7 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
             tensor::InsertOp::create(tb, d, iter[0], j).getResult(),
             tensor::InsertOp::create(tb, sum, iter[1], bag).getResult()};
       });
-  return forEachReadPosition(
+  return buildReadPositionLoop(
       b, p, ValueRange{dw},
       [&](ImplicitLocOpBuilder &tb, Value j, Value bag, ValueRange iter) {
         Value d = tensor::ExtractOp::create(tb, first[0], j);

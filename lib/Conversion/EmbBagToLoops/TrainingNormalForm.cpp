@@ -74,31 +74,63 @@ static Value bagsFromSegmentIds(ImplicitLocOpBuilder &b, TrainProblem &p,
   return loop.getResult(0);
 }
 
+SmallVector<Value> mlir::embbag::loops::skipPadding(
+    ImplicitLocOpBuilder &b, const TrainProblem &p, Value j, ValueRange iter,
+    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &)> then) {
+  if (!p.paddingIdx)
+    return then(b);
+  Value notPadding = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::ne, extractIndex(b, p.indices, j), p.paddingIdx);
+  auto ifOp = scf::IfOp::create(
+      b, notPadding,
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        scf::YieldOp::create(tb, then(tb));
+      },
+      [&](OpBuilder &nested, Location loc) {
+        scf::YieldOp::create(nested, loc, iter);
+      });
+  return ifOp.getResults();
+}
+
 ValueRange mlir::embbag::loops::buildReadPositionLoop(
     ImplicitLocOpBuilder &b, const TrainProblem &p, ValueRange inits,
     function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value j, Value bag,
                                     ValueRange iter)>
         body,
     function_ref<void(ImplicitLocOpBuilder &, Value j)> everyPosition) {
+  // One position: `body` unless it is padding.
+  auto visit = [&](ImplicitLocOpBuilder &ib, Value j, Value bag,
+                   ValueRange iter) -> SmallVector<Value> {
+    if (everyPosition)
+      everyPosition(ib, j);
+    return skipPadding(ib, p, j, iter, [&](ImplicitLocOpBuilder &tb) {
+      return body(tb, j, bag, iter);
+    });
+  };
+  if (!p.bagRanges) {
+    auto loop = scf::ForOp::create(
+        b, cst(b, 0), p.numPositions, cst(b, 1), inits,
+        [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          Value bag = extractIndex(ib, p.segmentIds, j);
+          scf::YieldOp::create(ib, visit(ib, j, bag, iter));
+        });
+    return loop.getResults();
+  }
+  const BagBounds &bounds = *p.bagRanges;
   auto loop = scf::ForOp::create(
-      b, cst(b, 0), p.numPositions, cst(b, 1), inits,
-      [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
+      b, cst(b, 0), bounds.numBags, cst(b, 1), inits,
+      [&](OpBuilder &nested, Location loc, Value bag, ValueRange outer) {
         ImplicitLocOpBuilder ib(loc, nested);
-        if (everyPosition)
-          everyPosition(ib, j);
-        Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
-        Value read = arith::CmpIOp::create(ib, arith::CmpIPredicate::sge, bag,
-                                           cst(ib, 0));
-        auto ifOp = scf::IfOp::create(
-            ib, read,
-            [&](OpBuilder &n2, Location l2) {
-              ImplicitLocOpBuilder tb(l2, n2);
-              scf::YieldOp::create(tb, body(tb, j, bag, iter));
-            },
-            [&](OpBuilder &n2, Location l2) {
-              scf::YieldOp::create(n2, l2, iter);
+        auto [start, end] = bounds.range(ib, loc, bag);
+        auto inner = scf::ForOp::create(
+            ib, start, end, cst(ib, 1), outer,
+            [&](OpBuilder &n2, Location l2, Value j, ValueRange iter) {
+              ImplicitLocOpBuilder jb(l2, n2);
+              scf::YieldOp::create(jb, visit(jb, j, bag, iter));
             });
-        scf::YieldOp::create(ib, ifOp.getResults());
+        scf::YieldOp::create(ib, inner.getResults());
       });
   return loop.getResults();
 }
@@ -236,11 +268,14 @@ TrainProblem mlir::embbag::loops::normalizeTraining(
   p.numPositions = dim(b, p.indices, 0);
   Value padding =
       forward.getPaddingIdx() ? toIndex(b, forward.getPaddingIdx()) : Value();
+  p.paddingIdx = padding;
   if (forward.getBagForm() == BagForm::Segments) {
-    p.bagOf = bagsFromSegmentIds(b, p, forward.getBags(), padding);
+    p.segmentIds = forward.getBags();
+    p.bagOf = bagsFromSegmentIds(b, p, p.segmentIds, padding);
   } else {
     FailureOr<BagBounds> bounds = forward.getBagBounds(b, b.getLoc());
     assert(succeeded(bounds) && "packed and offsets bags are contiguous");
+    p.bagRanges = *bounds;
     p.bagOf = bagsFromRanges(b, p, *bounds, padding);
   }
   if (p.reduction == Reduction::mean || p.isSqrtn())

@@ -11,28 +11,29 @@
 // each row's gradient in f32 vectors along the row, stored once.
 
 // CHECK-LABEL: func.func @dense_sum
-// The bag of each position, from the offsets.
-// CHECK: %[[BAGS:.*]] = scf.for
-// CHECK: tensor.insert %{{.*}} into %{{.*}} : tensor<?xindex>
 // A sequential dense gradient of an f32 table needs no grouping: its zeros
 // are a fill of an empty tensor, which empty-tensor elimination makes the
-// caller's destination (training-bufferize.mlir), then each read position
-// adds its share to its row, in index order: each row's sum in the grouped
-// kernel's order.
+// caller's destination (training-bufferize.mlir), then each bag adds each
+// of its positions' share to its row, bag by bag, in index order: each
+// row's sum in the grouped kernel's order. Walking the bags, it needs no
+// tensor of each position's bag, and reads each bag's dy row once, before
+// the loop over its positions.
+// CHECK-NOT: tensor<?xindex>
 // CHECK-NOT: scf.if
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<5x2xf32>
 // CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<5x2xf32>)
-// CHECK: scf.for %[[J:.*]] = %c0 to %c4 {{.*}} iter_args(%[[G:.*]] = %[[ZERO]])
-// CHECK: %[[BAG:.*]] = tensor.extract %[[BAGS]][%[[J]]]
-// CHECK: %[[READ:.*]] = arith.cmpi sge, %[[BAG]], %c0
-// CHECK: scf.if %[[READ]]
+// CHECK: scf.for %[[BAG:.*]] = %c0 to %c3 {{.*}} iter_args(%[[GB:.*]] = %[[ZERO]])
+// CHECK: %[[START:.*]] = arith.index_cast
+// CHECK: %[[END:.*]] = arith.select %{{.*}}, %c4, %{{.*}} : index
+// CHECK: %[[DY:.*]] = vector.transfer_read %{{.*}}[%[[BAG]], %c0]{{.*}} : tensor<3x2xf32>, vector<8xf32>
+// CHECK: scf.for %[[J:.*]] = %[[START]] to %[[END]] {{.*}} iter_args(%[[G:.*]] = %[[GB]])
 // CHECK: %[[ROW:.*]] = tensor.extract_slice %[[G]]
 // CHECK: %[[OLD:.*]] = vector.transfer_read %[[ROW]]
-// CHECK: %[[DY:.*]] = vector.transfer_read %{{.*}}[%[[BAG]], %c0]{{.*}} : tensor<3x2xf32>, vector<8xf32>
 // CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[DY]]
 // CHECK: vector.transfer_write %[[NEW]], %[[ROW]]
 // CHECK: tensor.insert_slice
 // CHECK-NOT: scf.forall
+// CHECK-NOT: tensor<?xindex>
 
 // PAR-LABEL: func.func @dense_sum
 // With parallel=1 the positions are grouped by row. 5 rows, 4 positions:
