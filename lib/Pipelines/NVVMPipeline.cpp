@@ -10,6 +10,8 @@
 //                                      on the thread's stream; checks on the
 //                                      host and through a flag word, read
 //                                      after a gpu.wait for the kernel
+//                                      [batch-tables: one launch for the
+//                                      independent ops of a block]
 //   canonicalize, cse
 //   one-shot-bufferize                 the functions' tensors are device
 //                                      buffers (identity layouts)
@@ -107,6 +109,7 @@ void mlir::embbag::buildEmbBagToNVVMPipeline(
   ConvertEmbBagToGPUOptions gpu;
   gpu.checks = options.checks;
   gpu.rowsInFlight = options.rowsInFlight;
+  gpu.batchTables = options.batchTables;
   // On the module: the checked kernels' runtime function is declared there.
   pm.addPass(createConvertEmbBagToGPU(gpu));
   pm.addPass(createCanonicalizerPass());

@@ -5,7 +5,8 @@
 //   embbag-verify-constants            warn of (strict: reject) constant
 //                                      operands out of range
 //   [path=linalg: convert-embbag-to-linalg for embbag.packed]
-//   [path=gpu-loops: convert-embbag-to-gpu{host-loops} for what it takes]
+//   [path=gpu-loops: convert-embbag-to-gpu{host-loops} for what it takes,
+//                    with batch-tables batched as on the GPU]
 //   convert-embbag-to-loops            scf loops + vector accumulators (on
 //                                      the module: shared dynamic-row
 //                                      versions)
@@ -97,6 +98,8 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     gpu.checks = loops.checks;
     gpu.hostLoops = true;
     gpu.leaveUnsupported = true;
+    // batch-tables batches the kernels too; the loops batch what is left.
+    gpu.batchTables = loops.batchTables;
     pm.addNestedPass<func::FuncOp>(createConvertEmbBagToGPU(gpu));
   }
   // On the module: the ops of dynamic row length share their kernels'

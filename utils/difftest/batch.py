@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Differential test of table batching: many random ops in one function.
 
-Each group is 2 to 7 random cases of gen.py (and, with --rowwise, of
-rowwise.py: quantized tables) put in one public function `@tables`, which
-takes every operand (static or `?` shapes, as each case draws them) and
+Each group is 2 to 7 (--max-tables) random cases of gen.py (and, with
+--rowwise, of rowwise.py: quantized tables) put in one public function
+`@tables`, which takes every operand (static or `?` shapes, as each case draws them) and
 returns every result, so that `batch-tables` lowers them together: mixed
 forms, reductions, clauses, element types, index types and row shapes in
 one kernel. `@main` calls it ({no_inline}, nothing known at compile time)
@@ -12,10 +12,18 @@ and prints each result; each is compared with its case's expected value
 
 With --invalid-every M, every M-th group has one table whose inputs break
 the runtime contract (gen.py's invalid cases): the program must stop with a
-message naming that table's op, whichever chunk of the loop reads it.
+message naming that table's op at its line, whichever chunk of the loop (or
+block of the launch) reads it; with --unbatched PIPELINE, with the same
+message as the group compiled by PIPELINE (the ops lowered one by one).
 
     batch.py --seed 1 --count 40 --rowwise \\
         --pipeline='--embbag-to-llvm="parallel=1 batch-tables=1 batch-chunk=4"'
+
+    # the GPU kernels in one launch per group, run on the host
+    batch.py --seed 1 --count 20 --rowwise --sorted-segments \\
+        --invalid-every 3 \\
+        --pipeline='--embbag-to-llvm="path=gpu-loops parallel=1 batch-tables=1"' \\
+        --unbatched='--embbag-to-llvm="path=gpu-loops"'
 
 Ends with `batchtest: N groups, P passed, F failed`; exits non-zero on a
 failure, whose module is kept (--keep-failures DIR) with the command that
@@ -37,12 +45,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
-def make_group(seed, group, rowwise, invalid):
-    """The cases of group `group`: each in the call placement (its operands
-    are arguments of @tables); one of them runtime-invalid when `invalid`."""
+def make_group(seed, group, rowwise, invalid, max_tables=7):
+    """The cases of group `group`, 2 to `max_tables` (at most 16): each in
+    the call placement (its operands are arguments of @tables); one of them
+    runtime-invalid when `invalid`."""
     import numpy as np
     rng = np.random.default_rng([int(seed), int(group), 77])
-    count = int(rng.integers(2, 8))
+    count = int(rng.integers(2, max_tables + 1))
     bad = int(rng.integers(count)) if invalid else -1
     cases = []
     for t in range(count):
@@ -160,6 +169,23 @@ def printer(case, res_type, res_dyn):
             % (gen.PRINT_FN[pelt], etype)]
 
 
+def op_line(module, table):
+    """The line number (from 1) of table `table`'s op in `module`."""
+    prefix = "  %%r%d = embbag." % table
+    for number, line in enumerate(module.splitlines(), 1):
+        if line.startswith(prefix):
+            return number
+    raise ValueError("no op of table %d" % table)
+
+
+def stop_line(stderr):
+    """The first line of `stderr` that names an embbag op, or None."""
+    for line in (stderr or "").splitlines():
+        if "embbag." in line:
+            return line
+    return None
+
+
 def split_prints(stdout):
     """The printMemref outputs of `stdout`, one string each."""
     marker = "Unranked Memref"
@@ -180,15 +206,27 @@ def check_group(args, cases, path):
         return False, "compile error", report, compile_cmd, run_cmd
     rc, rout, rerr = difftest.run(run_cmd, stdin=out, timeout=args.timeout)
     exps = [expected_of(c) for c in cases]
-    invalid = [c for c, e in zip(cases, exps) if e is None]
+    invalid = [t for t, e in enumerate(exps) if e is None]
     if invalid:
-        names = ["embbag." + c["op"] for c in invalid]
-        if rc == 0 or rc is None or not any(n in rerr for n in names):
+        with open(path) as f:
+            module = f.read()
+        names = ["embbag.%s at %s:%d:" % (cases[t]["op"], path,
+                                           op_line(module, t))
+                 for t in invalid]
+        stop = stop_line(rerr)
+        if rc == 0 or rc is None or not any(n in (stop or "")
+                                            for n in names):
             report.append("  expected a stop naming %s, got exit %s; stderr:"
                           % (" or ".join(names), rc))
             report.extend("    " + l for l in rerr.strip().splitlines()[:10])
             return False, "invalid input not detected", report, compile_cmd, \
                 run_cmd
+        if args.unbatched:
+            same, lines = same_stop(args, path, stop)
+            report.extend(lines)
+            if not same:
+                return False, "another stop than unbatched", report, \
+                    compile_cmd, run_cmd
         return True, "stopped", report, compile_cmd, run_cmd
     if rc != 0:
         report.append("  run failed (exit %s):" % rc)
@@ -215,11 +253,32 @@ def check_group(args, cases, path):
     return ok, "passed" if ok else "wrong result", report, compile_cmd, run_cmd
 
 
+def same_stop(args, path, stop):
+    """(whether the group compiled with --unbatched stops with the message
+    `stop`, report lines)."""
+    compile_cmd = [args.embbag_opt] + shlex.split(args.unbatched) + [path]
+    rc, out, err = difftest.run(compile_cmd, timeout=args.timeout)
+    if rc != 0:
+        return False, ["  unbatched: compile failed (exit %s): %s"
+                       % (rc, err.strip()[:300])]
+    run_cmd = [args.mlir_runner, "-e", "main", "-entry-point-result=void",
+               "-shared-libs=" + args.shared_libs]
+    rc, _, rerr = difftest.run(run_cmd, stdin=out, timeout=args.timeout)
+    unbatched = stop_line(rerr)
+    if unbatched == stop:
+        return True, []
+    return False, ["  batched stop:   %s" % stop,
+                   "  unbatched stop: %s (exit %s)" % (unbatched, rc)]
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--count", type=int, default=20, help="groups")
     p.add_argument("--start", type=int, default=0)
+    p.add_argument("--max-tables", type=int, default=7,
+                   choices=range(2, 17), metavar="[2-16]",
+                   help="the most tables of a group (default 7)")
     p.add_argument("--rowwise", action="store_true",
                    help="quantized tables too (needs python3-torch)")
     p.add_argument("--invalid-every", type=int, default=0,
@@ -227,6 +286,12 @@ def main(argv=None):
     p.add_argument("--skip-invalid", action="store_true",
                    help="skip the groups with a runtime-invalid table (for "
                         "checks=0)")
+    p.add_argument("--sorted-segments", action="store_true",
+                   help="sorted segment ids only (the GPU kernels need them "
+                        "sorted)")
+    p.add_argument("--unbatched", metavar="PIPELINE",
+                   help="a group with a runtime-invalid table must stop with "
+                        "the message it stops with through PIPELINE too")
     p.add_argument("--embbag-opt",
                    default=difftest.default_tool(
                        "embbag-opt", [os.path.join(ROOT, "build", "bin",
@@ -241,12 +306,13 @@ def main(argv=None):
     p.add_argument("--keep-failures")
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args(argv)
+    gen.SORTED_SEGMENTS = a.sorted_segments
 
     workdir = tempfile.mkdtemp(prefix="batchtest-")
     passed = failed = skipped = 0
     for g in range(a.start, a.start + a.count):
         invalid = bool(a.invalid_every) and g % a.invalid_every == 0
-        cases = make_group(a.seed, g, a.rowwise, invalid)
+        cases = make_group(a.seed, g, a.rowwise, invalid, a.max_tables)
         if a.skip_invalid and any(expected_of(c) is None for c in cases):
             skipped += 1
             continue

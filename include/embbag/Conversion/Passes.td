@@ -272,6 +272,24 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     them with the row's scale and bias.
     With checks the pass declares the runtime function in the module, so it
     runs on a module.
+    With `batch-tables` the independent ops of a block (the rule of
+    `convert-embbag-to-loops{batch-tables}`: no op before the last reads a
+    result of the group) become one launch at the last of them (with
+    `host-loops`, one pair of `scf.parallel` loops), each op keeping its
+    own kernel (lanes per bag, bags per block, vectors):
+    ```
+    grid = blocks_0 + ... + blocks_n-1    base_i = blocks_0 + ... + blocks_i-1
+    block b: op i = how many of base_1 ... base_n-1 are <= b
+             scf.index_switch i: op i's threads on its block b - base_i
+    ```
+    Their checked rules share the flag word (the runtime has one per
+    thread): each rule of each op gets a bit of its own, 31 at most per
+    launch (more start another launch), and after the launch each op's
+    bits are read back into its rules' and reported with its messages, as
+    without batching. An op's materialization into a destination moves to
+    the launch: an op in between that touches memory, or names the
+    destination, ends the group. Unsupported ops are not batched
+    (docs/GPU.md, "Table batching: one launch").
     Not supported yet, and reported as errors at the op (or left alone with
     `leave-unsupported`): tables of integers or `f64`.
     Only the embbag ops are rewritten. Example:
@@ -304,6 +322,10 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
            /*default=*/"false",
            "Leave the ops this lowering does not support alone instead of "
            "reporting them">,
+    Option<"batchTables", "batch-tables", "bool", /*default=*/"false",
+           "Lower the independent ops of a block together, as one launch "
+           "(or one pair of host loops) whose blocks each run one op's "
+           "kernel">,
   ];
 }
 

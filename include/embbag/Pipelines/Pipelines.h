@@ -114,6 +114,12 @@ struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions> {
       llvm::cl::desc("Table rows each thread loads before it accumulates "
                      "them, from 1 to 16 (convert-embbag-to-gpu's option)"),
       llvm::cl::init(8)};
+  PassOptions::Option<bool> batchTables{
+      *this, "batch-tables",
+      llvm::cl::desc("Launch the independent ops of a block as one kernel, "
+                     "each op's blocks running its own code "
+                     "(convert-embbag-to-gpu's option)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> strictConstants{
       *this, "strict-constants",
       llvm::cl::desc("Constant operands that break an op's runtime contract "

@@ -6,7 +6,9 @@
 // the CPU) and the device (rules on offsets and indices, checked where the
 // threads read them, each setting its bit of a flag word that the host
 // turns into the CPU's marked check after the kernel). The threads' code
-// is BagKernel.cpp.
+// is BagKernel.cpp. With batch-tables, one launch runs the kernels of the
+// independent ops of a block, each block one op's (docs/GPU.md, "Table
+// batching: one launch").
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 
 #include "BagKernel.h"
 
+#include "embbag/Conversion/EmbBagCommon/BagGroups.h"
 #include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
@@ -30,6 +33,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <array>
 
 namespace mlir::embbag {
 #define GEN_PASS_DEF_CONVERTEMBBAGTOGPU
@@ -208,13 +213,17 @@ static void chooseLanes(ImplicitLocOpBuilder &b, BagKernel &k) {
   k.bagsPerBlock = arith::DivUIOp::create(b, cst(b, kBlockSize), k.lanesPerBag);
 }
 
+/// The threads' code of a launch, at a thread's block and thread ids.
+using ThreadBuilder =
+    function_ref<void(ImplicitLocOpBuilder &, Value block, Value thread)>;
+
 /// A gpu.launch of the threads' code over `numBlocks` blocks, stream-ordered
 /// and asynchronous: its stream is a `gpu.wait async`, which the runtime
 /// makes the thread's current stream (docs/GPU.md). The host waits for the
 /// kernel only if `hostWaits`, when it reads the flag word next; else the
 /// caller orders its work after the kernel on that stream, as with
 /// PyTorch's operators, and no launch pays a synchronization.
-static void buildAsyncLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
+static void buildAsyncLaunch(ImplicitLocOpBuilder &b, ThreadBuilder thread,
                              Value numBlocks, bool hostWaits) {
   Value one = cst(b, 1), threads = cst(b, kBlockSize);
   Type tokenType = b.getType<gpu::AsyncTokenType>();
@@ -226,7 +235,7 @@ static void buildAsyncLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&launch.getBody().front());
-    buildBagThread(b, k, launch.getBlockIds().x, launch.getThreadIds().x);
+    thread(b, launch.getBlockIds().x, launch.getThreadIds().x);
     gpu::TerminatorOp::create(b);
   }
   if (hostWaits)
@@ -235,8 +244,8 @@ static void buildAsyncLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
 
 /// Runs the threads' code over `numBlocks` blocks: a gpu.launch, or two
 /// nested scf.parallel loops on the host.
-static void buildLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
-                        Value numBlocks, bool hostLoops) {
+static void buildLaunch(ImplicitLocOpBuilder &b, ThreadBuilder thread,
+                        Value numBlocks, bool hostLoops, bool hostWaits) {
   Value zero = cst(b, 0);
   if (hostLoops) {
     Value one = cst(b, 1), threads = cst(b, kBlockSize);
@@ -246,9 +255,9 @@ static void buildLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
           scf::ParallelOp::create(
               nested, loc, ValueRange{zero}, ValueRange{threads},
               ValueRange{one},
-              [&](OpBuilder &inner, Location l, ValueRange thread) {
+              [&](OpBuilder &inner, Location l, ValueRange ids) {
                 ImplicitLocOpBuilder tb(l, inner);
-                buildBagThread(tb, k, blocks[0], thread[0]);
+                thread(tb, blocks[0], ids[0]);
               });
         });
     return;
@@ -258,7 +267,7 @@ static void buildLaunch(ImplicitLocOpBuilder &b, const BagKernel &k,
       arith::CmpIOp::create(b, arith::CmpIPredicate::ne, numBlocks, zero);
   scf::IfOp::create(b, any, [&](OpBuilder &nested, Location loc) {
     ImplicitLocOpBuilder tb(loc, nested);
-    buildAsyncLaunch(tb, k, numBlocks, /*hostWaits=*/bool(k.flag));
+    buildAsyncLaunch(tb, thread, numBlocks, hostWaits);
     scf::YieldOp::create(tb);
   });
 }
@@ -294,71 +303,221 @@ static Value allocateFlag(ImplicitLocOpBuilder &b, bool hostLoops) {
   return flag;
 }
 
+/// The bits of the flag word that the kernels of one launch share out: an
+/// int32_t's, but the sign bit, which `int32_t(1) << 31` does not reach in
+/// C++17.
+static constexpr int kFlagWordBits = 31;
+
 namespace {
 
-struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
-  BagOpToGPU(MLIRContext *ctx, const ConvertEmbBagToGPUOptions &options)
-      : OpInterfaceRewritePattern<BagOpInterface>(ctx), options(options) {}
+/// An op's kernel as the host prepares it for a launch.
+struct HostKernel {
+  BagOpInterface op;
+  std::unique_ptr<KernelChecks> checks;
+  BagKernel k;
+  bufferization::MaterializeInDestinationOp dest;
+  Value init;      // the result's new tensor, when there is no destination
+  Value numBlocks; // index
+  // When the kernels of a launch share its flag word: each rule's bit in
+  // the word, paired with the bit its report reads. Empty: the same bits.
+  SmallVector<std::pair<int32_t, int32_t>> sharedBits;
+};
 
-  LogicalResult matchAndRewrite(BagOpInterface op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<StringRef> reason =
-            getUnsupportedReason(op, options.hostLoops))
-      return rewriter.notifyMatchFailure(op, *reason);
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    KernelChecks checks(b, op, kHostCheckVectorBits);
+} // namespace
+
+/// The fields of `k` that hold the bits its threads set.
+static std::array<int32_t *, 4> flagFields(BagKernel &k) {
+  return {&k.offsetsBit, &k.indicesBit, &k.segmentIdsBit, &k.unsortedBit};
+}
+
+/// The bits of the flag word that `k`'s threads set.
+static int countFlagBits(BagKernel &k) {
+  return llvm::count_if(flagFields(k), [](int32_t *bit) { return *bit != 0; });
+}
+
+/// Gives every rule of `kernels`, which share one flag word (the runtime
+/// has one per thread), a bit of its own, from bit 0 up.
+static void shareFlagWord(MutableArrayRef<HostKernel> kernels) {
+  int next = 0;
+  for (HostKernel &hk : kernels) {
+    for (int32_t *bit : flagFields(hk.k)) {
+      if (!*bit)
+        continue;
+      int32_t own = int32_t(1) << next++;
+      hk.sharedBits.push_back({own, *bit});
+      *bit = own;
+    }
+  }
+  assert(next <= kFlagWordBits && "more rules than bits in the flag word");
+}
+
+/// One kernel's flags, in the bits its reports read, from the `word` that
+/// the kernels of its launch share.
+static Value unshareFlags(ImplicitLocOpBuilder &b, Value word,
+                          ArrayRef<std::pair<int32_t, int32_t>> sharedBits) {
+  if (sharedBits.empty())
+    return word;
+  auto i32 = [&](int32_t v) -> Value {
+    return arith::ConstantOp::create(b, b.getI32IntegerAttr(v));
+  };
+  Value flags = i32(0);
+  for (auto [own, bit] : sharedBits) {
+    Value set =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                              arith::AndIOp::create(b, word, i32(own)), i32(0));
+    flags = arith::OrIOp::create(
+        b, flags, arith::SelectOp::create(b, set, i32(bit), i32(0)));
+  }
+  return flags;
+}
+
+/// The threads' code of one launch of `kernels`, whose blocks follow one
+/// another from `bases` on (the first kernel's at 0, its base unused): a
+/// block runs the kernel whose blocks hold it, on its own block number.
+static void buildBatchThread(ImplicitLocOpBuilder &b,
+                             ArrayRef<HostKernel> kernels,
+                             ArrayRef<Value> bases, Value block, Value thread) {
+  if (kernels.size() == 1) {
+    buildBagThread(b, kernels.front().k, block, thread);
+    return;
+  }
+  // The kernel's number: how many of the other bases the block reaches. An
+  // empty kernel's base is its successor's, so no block gets its number.
+  Value which = cst(b, 0);
+  for (Value base : bases.drop_front()) {
+    Value reached =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::uge, block, base);
+    which = arith::AddIOp::create(
+        b, which, arith::SelectOp::create(b, reached, cst(b, 1), cst(b, 0)));
+  }
+  SmallVector<int64_t> cases = llvm::to_vector(
+      llvm::seq<int64_t>(0, static_cast<int64_t>(kernels.size())));
+  auto switchOp =
+      scf::IndexSwitchOp::create(b, TypeRange{}, which, cases, cases.size());
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [i, region] : llvm::enumerate(switchOp.getCaseRegions())) {
+    b.setInsertionPointToStart(&region.emplaceBlock());
+    Value own = i == 0 ? block : arith::SubIOp::create(b, block, bases[i]);
+    buildBagThread(b, kernels[i].k, own, thread);
+    scf::YieldOp::create(b);
+  }
+  // Every block has a kernel.
+  b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
+  scf::YieldOp::create(b);
+}
+
+namespace {
+
+/// The lowering of bag ops into launches: of one op, or of a batch of them
+/// (batch-tables), each with its own kernel.
+class KernelLowering {
+public:
+  explicit KernelLowering(const ConvertEmbBagToGPUOptions &options)
+      : options(options) {}
+
+  /// Checks `op`'s contract on the host and builds its kernel's operands,
+  /// result buffer and launch configuration, at `b`'s point.
+  HostKernel prepare(ImplicitLocOpBuilder &b, BagOpInterface op) const {
+    HostKernel hk;
+    hk.op = op;
+    hk.checks = std::make_unique<KernelChecks>(b, op, kHostCheckVectorBits);
     if (options.checks) {
-      (void)checks.evaluate(contract::getContract(op));
+      (void)hk.checks->evaluate(contract::getContract(op));
       emitDestinationChecks(b, op, kHostCheckVectorBits);
     }
-    BagKernel k = buildOperands(b, op, checks);
-    bufferization::MaterializeInDestinationOp dest = findDestination(op);
-    Value init;
-    if (dest) {
-      k.out = collapseDestination(b, dest.getDest());
-    } else {
-      RankedTensorType resultType = op.getBagResultType();
-      int64_t row = k.scaleColumn
-                        ? ShapedType::kDynamic
-                        : cast<MemRefType>(k.table.getType()).getDimSize(1);
-      if (auto constant = getConstantIntValue(k.rowLength))
-        row = *constant;
-      auto type =
-          RankedTensorType::get({resultType.getDimSize(0), row}, k.resultType);
-      SmallVector<Value> sizes;
-      for (auto [d, size] :
-           llvm::enumerate(SmallVector<Value>{k.bounds.numBags, k.rowLength}))
-        if (type.isDynamicDim(d))
-          sizes.push_back(size);
-      init = tensor::EmptyOp::create(b, type, sizes);
-      k.out = bufferization::ToBufferOp::create(
-          b, MemRefType::get(type.getShape(), type.getElementType()), init,
-          UnitAttr());
-    }
+    BagKernel &k = hk.k;
+    k = buildOperands(b, op, *hk.checks);
+    hk.dest = findDestination(op);
+    if (hk.dest)
+      k.out = collapseDestination(b, hk.dest.getDest());
+    else
+      hk.init = buildResultBuffer(b, op, k);
     k.useVectors = chooseVectors(b, k);
     chooseLanes(b, k);
-    Value numBlocks =
+    hk.numBlocks =
         arith::CeilDivUIOp::create(b, k.bounds.numBags, k.bagsPerBlock);
-    if (checks.hasKernelClauses())
-      k.flag = allocateFlag(b, options.hostLoops);
-    if (k.segmentIdsBit)
-      flagIdsWithoutSegments(b, k);
-    buildLaunch(b, k, numBlocks, options.hostLoops);
-    if (k.flag)
-      reportFlags(b, op, checks, k);
-    if (dest) {
-      rewriter.eraseOp(dest);
-      rewriter.eraseOp(op);
-      return success();
+    return hk;
+  }
+
+  /// One launch of `kernels`' threads (the first's blocks, then the
+  /// second's, ...), then each kernel's flags reported in turn.
+  void launch(ImplicitLocOpBuilder &b,
+              MutableArrayRef<HostKernel> kernels) const {
+    bool checked = llvm::any_of(kernels, [](const HostKernel &hk) {
+      return hk.checks->hasKernelClauses();
+    });
+    Value flag = checked ? allocateFlag(b, options.hostLoops) : Value();
+    if (kernels.size() > 1)
+      shareFlagWord(kernels);
+    for (HostKernel &hk : kernels) {
+      if (!hk.checks->hasKernelClauses())
+        continue;
+      hk.k.flag = flag;
+      if (hk.k.segmentIdsBit)
+        flagIdsWithoutSegments(b, hk.k);
+    }
+    SmallVector<Value> bases{Value()};
+    Value numBlocks = kernels.front().numBlocks;
+    for (HostKernel &hk : kernels.drop_front()) {
+      bases.push_back(numBlocks);
+      numBlocks = arith::AddIOp::create(b, numBlocks, hk.numBlocks);
+    }
+    auto thread = [&](ImplicitLocOpBuilder &tb, Value block, Value id) {
+      buildBatchThread(tb, kernels, bases, block, id);
+    };
+    buildLaunch(b, thread, numBlocks, options.hostLoops, /*hostWaits=*/checked);
+    if (!flag)
+      return;
+    Value word = memref::LoadOp::create(b, flag, ValueRange{cst(b, 0)});
+    for (HostKernel &hk : kernels) {
+      if (!hk.k.flag)
+        continue;
+      b.setLoc(hk.op.getLoc());
+      reportFlags(b, hk, unshareFlags(b, word, hk.sharedBits));
+    }
+  }
+
+  /// Replaces the kernel's op by its result, or erases it and its
+  /// materialization when the kernel wrote the destination.
+  static void finish(ImplicitLocOpBuilder &b, RewriterBase &rewriter,
+                     HostKernel &hk) {
+    if (hk.dest) {
+      rewriter.eraseOp(hk.dest);
+      rewriter.eraseOp(hk.op);
+      return;
     }
     Value result = bufferization::ToTensorOp::create(
-        b, init.getType(), k.out, b.getUnitAttr(), b.getUnitAttr());
-    rewriter.replaceOp(op, unflattenResult(b, result, op.getBagResultType(),
-                                           op.getTable(), k.bounds.numBags));
-    return success();
+        b, hk.init.getType(), hk.k.out, b.getUnitAttr(), b.getUnitAttr());
+    rewriter.replaceOp(hk.op,
+                       unflattenResult(b, result, hk.op.getBagResultType(),
+                                       hk.op.getTable(), hk.k.bounds.numBags));
   }
 
 private:
+  /// A new [num_bags, row] tensor for the result, whose buffer becomes
+  /// `k.out`.
+  static Value buildResultBuffer(ImplicitLocOpBuilder &b, BagOpInterface op,
+                                 BagKernel &k) {
+    RankedTensorType resultType = op.getBagResultType();
+    int64_t row = k.scaleColumn
+                      ? ShapedType::kDynamic
+                      : cast<MemRefType>(k.table.getType()).getDimSize(1);
+    if (auto constant = getConstantIntValue(k.rowLength))
+      row = *constant;
+    auto type =
+        RankedTensorType::get({resultType.getDimSize(0), row}, k.resultType);
+    SmallVector<Value> sizes;
+    for (auto [d, size] :
+         llvm::enumerate(SmallVector<Value>{k.bounds.numBags, k.rowLength}))
+      if (type.isDynamicDim(d))
+        sizes.push_back(size);
+    Value init = tensor::EmptyOp::create(b, type, sizes);
+    k.out = bufferization::ToBufferOp::create(
+        b, MemRefType::get(type.getShape(), type.getElementType()), init,
+        UnitAttr());
+    return init;
+  }
+
   /// The kernel's buffers, sizes and clauses; `checks` gives the bits of
   /// the device's rules.
   BagKernel buildOperands(ImplicitLocOpBuilder &b, BagOpInterface op,
@@ -430,7 +589,8 @@ private:
   }
 
   /// Before the launch: with no segments, every id breaks the range rule,
-  /// and no thread runs to flag it.
+  /// and no thread runs to flag it. Or'ed into the word, which the other
+  /// kernels of a launch may share.
   static void flagIdsWithoutSegments(ImplicitLocOpBuilder &b,
                                      const BagKernel &k) {
     auto eq = [&](Value x, Value y) {
@@ -442,35 +602,114 @@ private:
             b, eq(k.bounds.numIndices, cst(b, 0)),
             arith::ConstantOp::create(b, b.getBoolAttr(true))));
     Value i32 = arith::ExtUIOp::create(b, b.getI32Type(), broken);
-    memref::StoreOp::create(
-        b,
-        arith::MulIOp::create(
-            b, i32,
-            arith::ConstantOp::create(b, b.getI32IntegerAttr(k.segmentIdsBit))),
-        k.flag, ValueRange{cst(b, 0)});
+    Value bits = arith::MulIOp::create(
+        b, i32,
+        arith::ConstantOp::create(b, b.getI32IntegerAttr(k.segmentIdsBit)));
+    Value word = memref::LoadOp::create(b, k.flag, ValueRange{cst(b, 0)});
+    memref::StoreOp::create(b, arith::OrIOp::create(b, word, bits), k.flag,
+                            ValueRange{cst(b, 0)});
   }
 
-  /// Reads the flag word after the kernel and reports the device's rules,
-  /// then ids that are in range but not sorted: a limit of the GPU's
-  /// segments, not a broken contract.
-  static void reportFlags(ImplicitLocOpBuilder &b, BagOpInterface op,
-                          KernelChecks &checks, const BagKernel &k) {
-    Value flags = memref::LoadOp::create(b, k.flag, ValueRange{cst(b, 0)});
-    checks.reportFlags(flags);
-    if (!k.unsortedBit)
+  /// Reports the device's rules from the kernel's `flags` (in the bits the
+  /// checks read), then ids that are in range but not sorted: a limit of
+  /// the GPU's segments, not a broken contract.
+  static void reportFlags(ImplicitLocOpBuilder &b, HostKernel &hk,
+                          Value flags) {
+    hk.checks->reportFlags(flags);
+    if (!hk.k.unsortedBit)
       return;
-    Value bit =
-        arith::ConstantOp::create(b, b.getI32IntegerAttr(k.unsortedBit));
+    Value bit = arith::ConstantOp::create(b, b.getI32IntegerAttr(kUnsortedBit));
     Value sorted = arith::CmpIOp::create(
         b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, flags, bit),
         arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
-    emitAssert(b, op, sorted,
+    emitAssert(b, hk.op, sorted,
                "segment ids not sorted: embbag.segments on the GPU needs "
                "sorted segment ids");
   }
 
   ConvertEmbBagToGPUOptions options;
 };
+
+struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
+  BagOpToGPU(MLIRContext *ctx, const ConvertEmbBagToGPUOptions &options)
+      : OpInterfaceRewritePattern<BagOpInterface>(ctx), options(options) {}
+
+  LogicalResult matchAndRewrite(BagOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<StringRef> reason =
+            getUnsupportedReason(op, options.hostLoops))
+      return rewriter.notifyMatchFailure(op, *reason);
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelLowering lowering(options);
+    HostKernel hk = lowering.prepare(b, op);
+    lowering.launch(b, hk);
+    KernelLowering::finish(b, rewriter, hk);
+    return success();
+  }
+
+private:
+  ConvertEmbBagToGPUOptions options;
+};
+
+} // namespace
+
+/// Lowers `group` at its last op: launches of as many of its kernels as
+/// their rules' bits let share a flag word, in the group's order (one
+/// launch unless there are more rules than kFlagWordBits).
+static void lowerGroup(ArrayRef<BagOpInterface> group,
+                       const ConvertEmbBagToGPUOptions &options) {
+  Operation *last = group.back();
+  IRRewriter rewriter(last->getContext());
+  rewriter.setInsertionPoint(last);
+  ImplicitLocOpBuilder b(last->getLoc(), rewriter);
+  SmallVector<Location> locs = llvm::map_to_vector(
+      group, [](BagOpInterface op) { return op->getLoc(); });
+  Location fused = FusedLoc::get(b.getContext(), locs);
+  KernelLowering lowering(options);
+  SmallVector<HostKernel, 4> batch;
+  int bits = 0;
+  auto flush = [&] {
+    b.setLoc(fused);
+    lowering.launch(b, batch);
+    for (HostKernel &hk : batch) {
+      b.setLoc(hk.op.getLoc());
+      KernelLowering::finish(b, rewriter, hk);
+    }
+    batch.clear();
+    bits = 0;
+  };
+  for (BagOpInterface op : group) {
+    b.setLoc(op.getLoc());
+    HostKernel hk = lowering.prepare(b, op);
+    int opBits = countFlagBits(hk.k);
+    if (!batch.empty() && bits + opBits > kFlagWordBits)
+      flush();
+    bits += opBits;
+    batch.push_back(std::move(hk));
+  }
+  flush();
+}
+
+/// batch-tables: lowers the groups of independent ops that this lowering
+/// takes (docs/GPU.md, "Table batching: one launch"); an op's
+/// materialization into a destination goes with it.
+static void batchTables(Operation *root,
+                        const ConvertEmbBagToGPUOptions &options) {
+  BagGroupRules rules;
+  rules.takes = [&](BagOpInterface op) {
+    return !getUnsupportedReason(op, options.hostLoops);
+  };
+  rules.absorbedUser = [](BagOpInterface op) -> Operation * {
+    return findDestination(op);
+  };
+  SmallVector<SmallVector<BagOpInterface>> groups;
+  root->walk(
+      [&](Block *block) { findIndependentBagOps(*block, groups, rules); });
+  for (ArrayRef<BagOpInterface> group : groups)
+    lowerGroup(group, options);
+}
+
+namespace {
 
 struct ConvertEmbBagToGPUPass
     : public embbag::impl::ConvertEmbBagToGPUBase<ConvertEmbBagToGPUPass> {
@@ -487,7 +726,9 @@ struct ConvertEmbBagToGPUPass
     if (checks && !hostLoops && failed(declareRuntime()))
       return signalPassFailure();
     ConvertEmbBagToGPUOptions options{checks, hostLoops, rowsInFlight,
-                                      leaveUnsupported};
+                                      leaveUnsupported, batchTables};
+    if (batchTables)
+      ::batchTables(getOperation(), options);
     RewritePatternSet patterns(&getContext());
     patterns.add<BagOpToGPU>(&getContext(), options);
     lowering::rewriteEach(

@@ -38,6 +38,7 @@
 
 #include "Kernel.h"
 
+#include "embbag/Conversion/EmbBagCommon/BagGroups.h"
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,8 +46,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
-
-#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::embbag;
@@ -64,39 +63,6 @@ struct BatchedOp {
   Value init;       // the empty [num_bags, row] result
 };
 } // namespace
-
-//===----------------------------------------------------------------------===//
-// The groups
-//===----------------------------------------------------------------------===//
-
-/// The groups of two or more bag ops of `block` that one kernel at the
-/// last op of the group can replace: no op of the block before the last
-/// one reads a result of the group (directly or in its regions), so every
-/// use of the results comes after the kernel, and every operand of the
-/// group's ops is defined before it.
-static void findGroups(Block &block,
-                       SmallVectorImpl<SmallVector<BagOpInterface>> &groups) {
-  SmallVector<BagOpInterface> group;
-  llvm::SmallPtrSet<Operation *, 16> readers;
-  auto close = [&] {
-    if (group.size() >= 2)
-      groups.push_back(group);
-    group.clear();
-    readers.clear();
-  };
-  for (Operation &op : block) {
-    if (readers.contains(&op))
-      close();
-    auto bagOp = dyn_cast<BagOpInterface>(&op);
-    if (!bagOp)
-      continue;
-    group.push_back(bagOp);
-    for (Operation *user : op.getUsers())
-      if (Operation *reader = block.findAncestorOpInBlock(*user))
-        readers.insert(reader);
-  }
-  close();
-}
 
 //===----------------------------------------------------------------------===//
 // The chunks
@@ -329,7 +295,7 @@ mlir::embbag::loops::batchTables(Operation *root,
                                  const ConvertEmbBagToLoopsOptions &options,
                                  const TargetModel &target) {
   SmallVector<SmallVector<BagOpInterface>> groups;
-  root->walk([&](Block *block) { findGroups(*block, groups); });
+  root->walk([&](Block *block) { findIndependentBagOps(*block, groups); });
   for (ArrayRef<BagOpInterface> group : groups)
     if (failed(lowerGroup(group, options, target)))
       return failure();
