@@ -27,6 +27,10 @@ batches, trailing unread indices, defaults.
     train_oracle.py --seed 1 --count 100
     train_oracle.py --edge-cases
     train_oracle.py --determinism --seed 3 --count 20 --shared-libs=...,libomp.so
+    train_oracle.py --dynamic --seed 4 --count 40
+
+--dynamic gives the table and dy types of dynamic sizes (the row length
+too), so that the kernels for rows of run-time length run.
 
 --determinism compiles each case sequentially and with parallel=1, runs the
 parallel one on 1 and 4 OpenMP threads, and requires the three outputs to be
@@ -392,15 +396,22 @@ def _row_shape(c):
     return tuple(c.get("row_shape", (c["row"],)))
 
 
+def _table_shape(c):
+    """The table's (and the table gradient's) type's shape: every dimension
+    dynamic with --dynamic."""
+    shape = (c["num_emb"],) + _row_shape(c)
+    return ("?",) * len(shape) if c.get("dynamic") else shape
+
+
 def _result_types(c):
     e, i = c["etype"], c["itype"]
     if c["kind"] == "update":
-        out = [_ttype((c["num_emb"],) + _row_shape(c), e)]
+        out = [_ttype(_table_shape(c), e)]
         if c["optimizer"] == "rowwise_adagrad":
             out.append(_ttype((c["num_emb"],), "f32"))
         return out
-    out = ([_ttype(("?",), i), _ttype(("?",) + _row_shape(c), e)]
-           if c["sparse"] else [_ttype((c["num_emb"],) + _row_shape(c), e)])
+    out = ([_ttype(("?",), i), _ttype(("?",) + _table_shape(c)[1:], e)]
+           if c["sparse"] else [_ttype(_table_shape(c), e)])
     if c["weights"] is not None:
         out.append(_ttype(np.shape(c["indices"]), e))
     return out
@@ -512,8 +523,21 @@ def emit_module(c, bits=False):
             add("eps", repr(float(c["eps"])), "f32", scalar=True)
             add("state", round_to(c["state"], "f32"), "f32")
     rows = _row_shape(c)
-    add("dy", round_to(c["dy"], e).reshape((c["batch"],) + rows), e)
-    add("table", round_to(c["table"], e).reshape((c["num_emb"],) + rows), e)
+    dy = round_to(c["dy"], e).reshape((c["batch"],) + rows)
+    table = round_to(c["table"], e).reshape((c["num_emb"],) + rows)
+    if c.get("dynamic"):
+        # The constants cast to types of dynamic sizes, rows included.
+        for name, value in (("dy", dy), ("table", table)):
+            t = _ttype(np.shape(value), e)
+            dt = _ttype(("?",) * np.ndim(value), e)
+            consts.append("  %%%s_static = arith.constant %s : %s"
+                          % (name, _dense(value, e), t))
+            consts.append("  %%%s = tensor.cast %%%s_static : %s to %s"
+                          % (name, name, t, dt))
+            operands.append((name, dt))
+    else:
+        add("dy", dy, e)
+        add("table", table, e)
     add("indices", c["indices"], i)
     if c["form"] != "packed":
         add("bags", c["bags"], i)
@@ -668,6 +692,8 @@ def main(argv=None):
     p.add_argument("--count", type=int, default=0)
     p.add_argument("--edge-cases", action="store_true")
     p.add_argument("--determinism", action="store_true")
+    p.add_argument("--dynamic", action="store_true",
+                   help="the table and dy of dynamic sizes (row included)")
     p.add_argument("--embbag-opt", default=default_tool(
         "embbag-opt", [os.path.join(root, "build", "bin", "embbag-opt")]))
     p.add_argument("--pipeline", default="--embbag-to-llvm")
@@ -685,6 +711,8 @@ def main(argv=None):
             "libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
     cases = edge_cases() if a.edge_cases else []
     cases += [generate(a.seed, k) for k in range(a.count)]
+    for c in cases:
+        c["dynamic"] = a.dynamic
     passed = failed = 0
     for c in cases:
         diff = (check_determinism if a.determinism else check_case)(a, c)

@@ -7,14 +7,15 @@
 // `parallel`) accumulates each row's gradient in f32 (f64 for f64 tables):
 // a pass over the row's positions sums a block of up to passVectors()
 // vectors of the row at once, in registers, whole vectors but the row's
-// last one when the row length is static; the gradient is then stored (or
+// last one (a dynamic row: whole blocks, then one masked block for the
+// rest); the gradient is then stored (or
 // applied to the table) once. The rows a few iterations ahead are
 // prefetched when the table outgrows the caches. No two iterations touch
 // the same row, and each row's sum is taken in the same order whatever the
 // threads: the results are the same bits on one thread or many. A
 // sequential dense gradient of an f32/f64 table skips the grouping: a
-// scatter-add in index order into the zeroed gradient sums each row in
-// that same order.
+// scatter-add in index order into the zeroed gradient (bag by bag, each
+// bag's dy block read once) sums each row in that same order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -160,6 +161,41 @@ static Value vectorColumn(ImplicitLocOpBuilder &b, const TrainProblem &p,
                                cst(b, static_cast<int64_t>(v) * p.lanes));
 }
 
+/// The passes over a row of dynamic length: whole blocks of passVectors()
+/// vectors in a loop, then the rest, if any, in one block of masked
+/// vectors (the vectors past the row's end wholly masked).
+static SmallVector<Value> forEachDynamicPass(ImplicitLocOpBuilder &b,
+                                             const TrainProblem &p,
+                                             ValueRange inits, PassBody body) {
+  int64_t count = passVectors(p);
+  Value blockColumns = cst(b, count * p.lanes);
+  Value wholeBlocks = arith::DivUIOp::create(b, p.row, blockColumns);
+  auto loop = scf::ForOp::create(
+      b, cst(b, 0), wholeBlocks, cst(b, 1), inits,
+      [&](OpBuilder &nested, Location loc, Value block, ValueRange iter) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value col = arith::MulIOp::create(ib, block, blockColumns);
+        SmallVector<Value> whole(count, Value());
+        scf::YieldOp::create(ib, body(ib, col, whole, iter));
+      });
+  Value restCol = arith::MulIOp::create(b, wholeBlocks, blockColumns);
+  Value hasRest =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, restCol, p.row);
+  auto rest = scf::IfOp::create(
+      b, hasRest,
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        SmallVector<Value> masks;
+        for (int64_t v = 0; v < count; ++v)
+          masks.push_back(chunkMask(ib, p, vectorColumn(ib, p, restCol, v)));
+        scf::YieldOp::create(ib, body(ib, restCol, masks, loop.getResults()));
+      },
+      [&](OpBuilder &nested, Location loc) {
+        scf::YieldOp::create(nested, loc, loop.getResults());
+      });
+  return rest.getResults();
+}
+
 /// The passes over a row: for a static row, blocks of passVectors vectors,
 /// each vector whole (a null mask) but a partial last one; for a dynamic
 /// row, a loop over single masked vectors. `body` gets each block's first
@@ -169,11 +205,7 @@ static SmallVector<Value> forEachPass(ImplicitLocOpBuilder &b,
                                       PassBody body) {
   int64_t row = staticRowLength(p);
   if (ShapedType::isDynamic(row))
-    return forEachChunk(
-        b, p, inits,
-        [&](ImplicitLocOpBuilder &cb, Value col, Value mask, ValueRange iter) {
-          return body(cb, col, {mask}, iter);
-        });
+    return forEachDynamicPass(b, p, inits, body);
   SmallVector<Value> iter(inits);
   int64_t numVectors = llvm::divideCeil(row, p.lanes);
   for (int64_t first = 0; first < numVectors; first += passVectors(p)) {
