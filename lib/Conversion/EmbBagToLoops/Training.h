@@ -135,6 +135,12 @@ SmallVector<Value> buildTableGrad(ImplicitLocOpBuilder &b,
 /// whose elements are the accumulator type (f32, f64), which the
 /// scatter-add then sums in index order per row, the grouped kernel's
 /// order (the same bits as with `parallel`).
+/// TrainingNormalForm.cpp: an scf.if on `cond` whose then branch yields
+/// `then`'s values and whose else branch yields `otherwise` unchanged.
+ValueRange
+ifThenElseKeep(ImplicitLocOpBuilder &b, Value cond, ValueRange otherwise,
+               function_ref<SmallVector<Value>(ImplicitLocOpBuilder &)> then);
+
 /// TrainingNormalForm.cpp: `then`'s values, unless position `j` is
 /// padding, when `iter` is kept.
 SmallVector<Value>

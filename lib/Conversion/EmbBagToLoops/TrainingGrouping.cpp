@@ -54,22 +54,6 @@ static Value isRead(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j) {
   return arith::CmpIOp::create(b, arith::CmpIPredicate::sge, bag, cst(b, 0));
 }
 
-/// An scf.if on `cond` whose else branch yields `otherwise` unchanged.
-static ValueRange
-ifThenElseKeep(ImplicitLocOpBuilder &b, Value cond, ValueRange otherwise,
-               function_ref<SmallVector<Value>(ImplicitLocOpBuilder &)> then) {
-  auto ifOp = scf::IfOp::create(
-      b, cond,
-      [&](OpBuilder &nested, Location loc) {
-        ImplicitLocOpBuilder tb(loc, nested);
-        scf::YieldOp::create(tb, then(tb));
-      },
-      [&](OpBuilder &nested, Location loc) {
-        scf::YieldOp::create(nested, loc, otherwise);
-      });
-  return ifOp.getResults();
-}
-
 //===----------------------------------------------------------------------===//
 // Counting sort over the table's rows
 //===----------------------------------------------------------------------===//

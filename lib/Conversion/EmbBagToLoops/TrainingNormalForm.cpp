@@ -74,6 +74,21 @@ static Value bagsFromSegmentIds(ImplicitLocOpBuilder &b, TrainProblem &p,
   return loop.getResult(0);
 }
 
+ValueRange mlir::embbag::loops::ifThenElseKeep(
+    ImplicitLocOpBuilder &b, Value cond, ValueRange otherwise,
+    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &)> then) {
+  auto ifOp = scf::IfOp::create(
+      b, cond,
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        scf::YieldOp::create(tb, then(tb));
+      },
+      [&](OpBuilder &nested, Location loc) {
+        scf::YieldOp::create(nested, loc, otherwise);
+      });
+  return ifOp.getResults();
+}
+
 SmallVector<Value> mlir::embbag::loops::skipPadding(
     ImplicitLocOpBuilder &b, const TrainProblem &p, Value j, ValueRange iter,
     function_ref<SmallVector<Value>(ImplicitLocOpBuilder &)> then) {
@@ -81,16 +96,7 @@ SmallVector<Value> mlir::embbag::loops::skipPadding(
     return then(b);
   Value notPadding = arith::CmpIOp::create(
       b, arith::CmpIPredicate::ne, extractIndex(b, p.indices, j), p.paddingIdx);
-  auto ifOp = scf::IfOp::create(
-      b, notPadding,
-      [&](OpBuilder &nested, Location loc) {
-        ImplicitLocOpBuilder tb(loc, nested);
-        scf::YieldOp::create(tb, then(tb));
-      },
-      [&](OpBuilder &nested, Location loc) {
-        scf::YieldOp::create(nested, loc, iter);
-      });
-  return ifOp.getResults();
+  return ifThenElseKeep(b, notPadding, iter, then);
 }
 
 ValueRange mlir::embbag::loops::buildReadPositionLoop(

@@ -131,3 +131,11 @@ bool bagops::coversAllColumns(ArrayRef<OpFoldResult> offsets,
       return false;
   return true;
 }
+
+SmallVector<Range> bagops::iterationDomain(OpBuilder &b,
+                                           ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Range> domain;
+  for (OpFoldResult size : sizes)
+    domain.push_back(Range{b.getIndexAttr(0), size, b.getIndexAttr(1)});
+  return domain;
+}

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::embbag::bagops {
 
@@ -67,6 +68,9 @@ bool coversAllColumns(ArrayRef<OpFoldResult> offsets,
 /// `sizes`.
 Value castToTileSizes(OpBuilder &b, Location loc, Value value,
                       ArrayRef<OpFoldResult> sizes);
+
+/// The iteration domain [0, size) with unit steps, one range per size.
+SmallVector<Range> iterationDomain(OpBuilder &b, ArrayRef<OpFoldResult> sizes);
 
 } // namespace mlir::embbag::bagops
 

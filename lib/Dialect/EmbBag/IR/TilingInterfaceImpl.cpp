@@ -92,10 +92,7 @@ struct BagTilingModel
   }
 
   SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
-    SmallVector<Range> domain;
-    for (OpFoldResult size : getLoopSizes(b, op))
-      domain.push_back(Range{b.getIndexAttr(0), size, b.getIndexAttr(1)});
-    return domain;
+    return bagops::iterationDomain(b, getLoopSizes(b, op));
   }
 
   FailureOr<TilingResult>

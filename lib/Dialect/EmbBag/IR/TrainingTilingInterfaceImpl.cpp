@@ -223,11 +223,8 @@ struct GradTilingModel
   }
 
   SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
-    SmallVector<Range> domain;
-    for (OpFoldResult size :
-         getLoopSizes(b, op->getLoc(), cast<OpT>(op).getDy()))
-      domain.push_back(Range{b.getIndexAttr(0), size, b.getIndexAttr(1)});
-    return domain;
+    return iterationDomain(
+        b, getLoopSizes(b, op->getLoc(), cast<OpT>(op).getDy()));
   }
 
   /// A tile of the columns, with every bag: the op on those columns.
