@@ -53,15 +53,25 @@ namespace {
 /// generates alike for them.
 template <typename OpT> struct GradOpTraits;
 
+/// The operands of every form, by role, and the default index of the
+/// forms that have one (offsets, segments).
+template <typename OpT> BagOperands getCommonOperands(OpT op) {
+  BagOperands o;
+  o.table = op.getTable();
+  o.indices = op.getIndices();
+  o.paddingIdx = op.getPaddingIdx();
+  o.weights = op.getWeights();
+  if constexpr (!std::is_same_v<OpT, PackedGradOp>) {
+    o.defaultIndex = op.getDefaultIndex();
+    o.staticDefault = op.getStaticDefaultIndexAttr();
+  }
+  return o;
+}
+
 template <> struct GradOpTraits<PackedGradOp> {
   static constexpr BagForm form = BagForm::Packed;
   static BagOperands getOperands(PackedGradOp op) {
-    BagOperands o;
-    o.table = op.getTable();
-    o.indices = op.getIndices();
-    o.paddingIdx = op.getPaddingIdx();
-    o.weights = op.getWeights();
-    return o;
+    return getCommonOperands(op);
   }
   static Operation *create(OpBuilder &b, Location loc, PackedGradOp like,
                            TypeRange types, Value dy, const BagOperands &o) {
@@ -74,15 +84,9 @@ template <> struct GradOpTraits<PackedGradOp> {
 template <> struct GradOpTraits<OffsetsGradOp> {
   static constexpr BagForm form = BagForm::Offsets;
   static BagOperands getOperands(OffsetsGradOp op) {
-    BagOperands o;
-    o.table = op.getTable();
-    o.indices = op.getIndices();
+    BagOperands o = getCommonOperands(op);
     o.bags = op.getOffsets();
     o.includeLastOffset = op.getIncludeLastOffset();
-    o.defaultIndex = op.getDefaultIndex();
-    o.staticDefault = op.getStaticDefaultIndexAttr();
-    o.paddingIdx = op.getPaddingIdx();
-    o.weights = op.getWeights();
     return o;
   }
   static Operation *create(OpBuilder &b, Location loc, OffsetsGradOp like,
@@ -97,16 +101,10 @@ template <> struct GradOpTraits<OffsetsGradOp> {
 template <> struct GradOpTraits<SegmentsGradOp> {
   static constexpr BagForm form = BagForm::Segments;
   static BagOperands getOperands(SegmentsGradOp op) {
-    BagOperands o;
-    o.table = op.getTable();
-    o.indices = op.getIndices();
+    BagOperands o = getCommonOperands(op);
     o.bags = op.getSegmentIds();
     o.numSegments = op.getNumSegments();
     o.staticNumSegments = op.getStaticNumSegmentsAttr();
-    o.defaultIndex = op.getDefaultIndex();
-    o.staticDefault = op.getStaticDefaultIndexAttr();
-    o.paddingIdx = op.getPaddingIdx();
-    o.weights = op.getWeights();
     return o;
   }
   static Operation *create(OpBuilder &b, Location loc, SegmentsGradOp like,
