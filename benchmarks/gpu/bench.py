@@ -576,6 +576,18 @@ def run_rows_in_flight_sweep(lib_dir, reps):
                           + " |", flush=True)
 
 
+def init_cuda_runtime(lib_dir):
+    """Loads embbag's CUDA runtime beside the libraries and makes PyTorch's
+    current stream the launches' stream, so that events time them in
+    order."""
+    runtime = ctypes.CDLL(os.path.join(lib_dir, "libembbag_cuda_runtime.so"))
+    if runtime.embbagCudaInit() != 0:
+        runtime.embbagCudaLastError.restype = ctypes.c_char_p
+        sys.exit("bench: " + runtime.embbagCudaLastError().decode())
+    runtime.embbagCudaSetStream(
+        ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lib-dir", default=os.path.join(HERE, "out"))
@@ -591,14 +603,7 @@ def main():
     checked = Kernels(os.path.join(args.lib_dir, f"libbench_status{suffix}.so"),
                       True)
     if args.device == "cuda":
-        runtime = ctypes.CDLL(os.path.join(args.lib_dir,
-                                           "libembbag_cuda_runtime.so"))
-        if runtime.embbagCudaInit() != 0:
-            runtime.embbagCudaLastError.restype = ctypes.c_char_p
-            sys.exit("bench: " + runtime.embbagCudaLastError().decode())
-        # Launches go on PyTorch's stream, so events time them in order.
-        runtime.embbagCudaSetStream(
-            ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
+        init_cuda_runtime(args.lib_dir)
     ok = run_differential(fast, checked, args.device)
     if args.device == "cuda" and not args.no_bench:
         run_benchmark(fast, checked, args.reps)

@@ -36,6 +36,22 @@ for rows in 1 2 4 16; do
 done
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_cpu.so"
 "$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_status_cpu.so"
+# The table-batching libraries of tables.py: the 26 tables in one launch
+# (batch-tables), checked, and one launch per table; and the same for the
+# host (the host loops batch with parallel=1).
+python3 "$ROOT/benchmarks/gpu/gen_kernels.py" --tables "$OUT/tables.mlir"
+"$AOT" --target=nvptx --chip="$CHIP" --checks=off \
+  --pipeline-options="batch-tables=1" "$OUT/tables.mlir" -o "$OUT/libtables.so"
+"$AOT" --target=nvptx --chip="$CHIP" --checks=status \
+  --pipeline-options="batch-tables=1" "$OUT/tables.mlir" -o "$OUT/libtables_status.so"
+"$AOT" --target=nvptx --chip="$CHIP" --checks=off "$OUT/tables.mlir" \
+  -o "$OUT/libtables_unbatched.so"
+"$AOT" --checks=off --pipeline-options="path=gpu-loops batch-tables=1 parallel=1" \
+  "$OUT/tables.mlir" -o "$OUT/libtables_cpu.so"
+"$AOT" --checks=status --pipeline-options="path=gpu-loops batch-tables=1 parallel=1" \
+  "$OUT/tables.mlir" -o "$OUT/libtables_status_cpu.so"
+"$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/tables.mlir" \
+  -o "$OUT/libtables_unbatched_cpu.so"
 cp "$BUILD/lib/libembbag_cuda_runtime.so" "$OUT/"
 
 # The `REQUIRES: cuda` tests' libraries, compiled from the source root so

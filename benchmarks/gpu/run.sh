@@ -6,7 +6,8 @@
 # built for them and checks their output against the tests' CHECK lines
 # (filecheck.py: there is no LLVM there), runs the differential tests of
 # every kernel against PyTorch CUDA and the NumPy reference (checked library
-# included), then the benchmark table; everything also goes to
+# included), then the benchmark table, then table batching (tables.py:
+# 26 tables in one launch, checked and timed); everything also goes to
 # $OUT/gpu-bench.txt when $OUT is set. The exit status is non-zero if any
 # part failed.
 #
@@ -49,6 +50,8 @@ lit_test() {
   lit_test nvptx-run-abort.test test/AOT/Inputs/gpu_abort.py "$T/abort/libgpu.so" \
     "$T/cpu-abort/libgpu.so" "$RT" || failed=1
   python3 "$HERE/bench.py" --lib-dir "$LIBS" "$@" || failed=1
+  # Table batching: 26 tables in one launch (tables.py).
+  python3 "$HERE/tables.py" --lib-dir "$LIBS" || failed=1
   exit $failed
 } 2>&1 | tee "$LOG"
 exit "${PIPESTATUS[0]}"
