@@ -67,6 +67,9 @@ struct TrainProblem {
   int64_t prefetchRows = 0;
 
   bool isMax() const { return reduction == Reduction::max; }
+  /// Whether a position's share needs the position itself (its weight, or
+  /// max's winners), not only its bag.
+  bool sharesNeedPositions() const { return weights || isMax(); }
   bool isSqrtn() const { return reduction == Reduction::sqrtn; }
 };
 
@@ -112,7 +115,10 @@ TrainProblem normalizeTraining(ImplicitLocOpBuilder &b, Operation *op,
 /// The table rows the positions touch, and the positions grouped by row.
 struct RowGroups {
   // tensor<m x index>: the read positions grouped by row, ascending rows,
-  // each row's positions in index order.
+  // each row's positions in index order; when the shares need no position
+  // (!sharesNeedPositions()), their bags instead: the row loop then reads
+  // each bag in order rather than through a position (one dependent,
+  // scattered load less per position).
   Value perm;
   // tensor<n + 2 x index>: the positions of the u-th unique row are
   // perm[starts[u] : starts[u + 1]], for u < numUnique.

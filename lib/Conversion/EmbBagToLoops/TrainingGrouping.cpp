@@ -54,6 +54,15 @@ static Value isRead(ImplicitLocOpBuilder &b, const TrainProblem &p, Value j) {
   return arith::CmpIOp::create(b, arith::CmpIPredicate::sge, bag, cst(b, 0));
 }
 
+/// What the grouping lists for read position `j`: the position, or its
+/// bag when the shares need no position (RowGroups::perm).
+static Value listedValue(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                         Value j) {
+  if (p.sharesNeedPositions())
+    return j;
+  return tensor::ExtractOp::create(b, p.bagOf, j);
+}
+
 //===----------------------------------------------------------------------===//
 // Counting sort over the table's rows
 //===----------------------------------------------------------------------===//
@@ -122,8 +131,8 @@ static Value countingPrefix(ImplicitLocOpBuilder &b, const TrainProblem &p,
   return loop.getResult(0);
 }
 
-/// Scatters the read positions, in index order, to their row's run, the
-/// cursor of row r being cursors[r + 1].
+/// Scatters the read positions (or their bags: listedValue), in index
+/// order, to their row's run, the cursor of row r being cursors[r + 1].
 static Value scatterToRows(ImplicitLocOpBuilder &b, const TrainProblem &p,
                            Value cursors) {
   auto loop = scf::ForOp::create(
@@ -139,7 +148,8 @@ static Value scatterToRows(ImplicitLocOpBuilder &b, const TrainProblem &p,
               Value pos = tensor::ExtractOp::create(tb, iter[0], slot);
               Value inc = arith::AddIOp::create(tb, pos, cst(tb, 1));
               return {tensor::InsertOp::create(tb, inc, iter[0], slot),
-                      tensor::InsertOp::create(tb, j, iter[1], pos)};
+                      tensor::InsertOp::create(tb, listedValue(tb, p, j),
+                                               iter[1], pos)};
             });
         scf::YieldOp::create(ib, next);
       });
@@ -157,8 +167,8 @@ static RowGroups countingSort(ImplicitLocOpBuilder &b, const TrainProblem &p) {
 // Radix sort of the read positions
 //===----------------------------------------------------------------------===//
 
-/// The read positions in index order (values) with their rows (keys), and
-/// how many there are.
+/// The read positions (or their bags: listedValue) in index order
+/// (values) with their rows (keys), and how many there are.
 static std::tuple<Value, Value, Value>
 compactReadPositions(ImplicitLocOpBuilder &b, const TrainProblem &p) {
   auto loop = scf::ForOp::create(
@@ -172,7 +182,8 @@ compactReadPositions(ImplicitLocOpBuilder &b, const TrainProblem &p) {
             [&](ImplicitLocOpBuilder &tb) -> SmallVector<Value> {
               Value row = extractIndex(tb, p.indices, j);
               return {tensor::InsertOp::create(tb, row, iter[0], iter[2]),
-                      tensor::InsertOp::create(tb, j, iter[1], iter[2]),
+                      tensor::InsertOp::create(tb, listedValue(tb, p, j),
+                                               iter[1], iter[2]),
                       arith::AddIOp::create(tb, iter[2], cst(tb, 1))};
             });
         scf::YieldOp::create(ib, next);

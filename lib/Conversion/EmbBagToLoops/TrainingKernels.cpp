@@ -300,8 +300,12 @@ static SmallVector<Value> accumulateRow(ImplicitLocOpBuilder &b,
       b, lo, hi, cst(b, 1), inits,
       [&](OpBuilder &nested, Location loc, Value q, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
-        Value j = tensor::ExtractOp::create(ib, g.perm, q);
-        Value bag = tensor::ExtractOp::create(ib, p.bagOf, j);
+        Value listed = tensor::ExtractOp::create(ib, g.perm, q);
+        // The listed value is the position, or its bag when no share needs
+        // the position (RowGroups::perm).
+        Value j = p.sharesNeedPositions() ? listed : Value();
+        Value bag =
+            j ? tensor::ExtractOp::create(ib, p.bagOf, j).getResult() : listed;
         scf::YieldOp::create(ib, addPosition(ib, p, j, bag, col, masks, iter));
       });
   return loop.getResults();
