@@ -77,3 +77,25 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Partial gradients kept apart per thread and merged after the loop
+// (tile_reduction_using_forall) would each be table-sized: the bags are
+// tiled by a loop that accumulates, tile_reduction_using_for.
+func.func @forall_partials(%dy: tensor<4x4xf32>, %t: tensor<5x4xf32>, %i: tensor<4x2xi64>) -> tensor<5x4xf32> {
+  // expected-error @+3 {{faild to tile operation}}
+  // expected-error @+2 {{failed to generate tiling loops}}
+  // expected-error @+1 {{'embbag.packed_grad' op is tiled over its bags by a loop over the bags (tile_reduction_using_for), not over parallel partials}}
+  %g = embbag.packed_grad sum %dy, %t[%i] : (tensor<4x4xf32>, tensor<5x4xf32>, tensor<4x2xi64>) -> tensor<5x4xf32>
+  return %g : tensor<5x4xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["embbag.packed_grad"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @+1 {{could not tile reduction}}
+    %f, %t, %m, %l = transform.structured.tile_reduction_using_forall %op by num_threads = [2, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
