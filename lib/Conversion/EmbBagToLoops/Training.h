@@ -136,11 +136,6 @@ SmallVector<Value> buildTableGrad(ImplicitLocOpBuilder &b,
                                   const TrainProblem &p, const RowGroups &g,
                                   bool sparse);
 
-/// TrainingKernels.cpp: whether the dense table gradient is built by
-/// buildScatteredGrad (no grouping by row): sequential kernels of a table
-/// whose elements are the accumulator type (f32, f64), which the
-/// scatter-add then sums in index order per row, the grouped kernel's
-/// order (the same bits as with `parallel`).
 /// TrainingNormalForm.cpp: an scf.if on `cond` whose then branch yields
 /// `then`'s values and whose else branch yields `otherwise` unchanged.
 ValueRange
@@ -169,6 +164,11 @@ ValueRange buildReadPositionLoop(
     function_ref<void(ImplicitLocOpBuilder &, Value j)> everyPosition =
         nullptr);
 
+/// TrainingKernels.cpp: whether the dense table gradient is built by
+/// buildScatteredGrad (no grouping by row): sequential kernels of a table
+/// whose elements are the accumulator type (f32, f64), which the
+/// scatter-add then sums in index order per row, the grouped kernel's
+/// order (the same bits as with `parallel`).
 bool scattersDenseGrad(const TrainProblem &p);
 
 /// TrainingKernels.cpp: the dense table gradient ([num_emb, row]) as a

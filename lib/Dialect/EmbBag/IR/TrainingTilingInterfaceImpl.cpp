@@ -250,13 +250,30 @@ struct GradTilingModel
                         ArrayRef<OpFoldResult> sizes,
                         SmallVector<OpFoldResult> &resultOffsets,
                         SmallVector<OpFoldResult> &resultSizes) const {
-    auto grad = cast<OpT>(op);
+    getResultTile(cast<OpT>(op), b, resultNumber, offsets, sizes, resultOffsets,
+                  resultSizes);
+    return success();
+  }
+
+  /// Where result `resultNumber` of a tile lies, in either tiling: the
+  /// table gradient's tile, or the whole weights gradient (the tile writes
+  /// its positions into it).
+  static void getResultTile(OpT grad, OpBuilder &b, unsigned resultNumber,
+                            ArrayRef<OpFoldResult> offsets,
+                            ArrayRef<OpFoldResult> sizes,
+                            SmallVector<OpFoldResult> &resultOffsets,
+                            SmallVector<OpFoldResult> &resultSizes) {
     if (resultNumber == 0)
       getTableGradTile(b, grad.getTable(), offsets, sizes, resultOffsets,
                        resultSizes);
     else
       getWhole(b, grad.getWeights(), resultOffsets, resultSizes);
-    return success();
+  }
+
+  static LogicalResult refuseSparse(OpT grad) {
+    return grad->emitOpError()
+           << "with `sparse` cannot be tiled: the tiles' unique rows would "
+              "need a union; tile the dense gradient";
   }
 
   /// Refuses the tiles this model cannot build, with the reason.
@@ -264,9 +281,7 @@ struct GradTilingModel
                                  ArrayRef<OpFoldResult> offsets,
                                  ArrayRef<OpFoldResult> sizes) {
     if (grad.getSparse())
-      return grad->emitOpError()
-             << "with `sparse` cannot be tiled: the tiles' unique rows would "
-                "need a union; tile the dense gradient";
+      return refuseSparse(grad);
     SmallVector<OpFoldResult> loopSizes =
         getLoopSizes(b, grad.getLoc(), grad.getDy());
     if (grad.getWeights() &&
@@ -382,9 +397,7 @@ struct GradPartialReductionModel
                                            const SetVector<unsigned> &) const {
     auto grad = cast<OpT>(op);
     if (grad.getSparse())
-      return grad->emitOpError()
-             << "with `sparse` cannot be tiled: the tiles' unique rows would "
-                "need a union; tile the dense gradient";
+      return GradTilingModel<OpT>::refuseSparse(grad);
     Value table = grad.getTable();
     SmallVector<Value> inits{
         zerosLike(b, loc, table, getAccumulatorType(table))};
@@ -438,12 +451,8 @@ struct GradPartialReductionModel
       ArrayRef<OpFoldResult> sizes, const SetVector<unsigned> &,
       ArrayRef<OpFoldResult>, SmallVector<OpFoldResult> &resultOffsets,
       SmallVector<OpFoldResult> &resultSizes) const {
-    auto grad = cast<OpT>(op);
-    if (resultNumber == 0)
-      getTableGradTile(b, grad.getTable(), offsets, sizes, resultOffsets,
-                       resultSizes);
-    else
-      getWhole(b, grad.getWeights(), resultOffsets, resultSizes);
+    GradTilingModel<OpT>::getResultTile(cast<OpT>(op), b, resultNumber, offsets,
+                                        sizes, resultOffsets, resultSizes);
     return success();
   }
 };
