@@ -60,6 +60,27 @@ typedef struct EmbBagCudaStatusWordDescriptor {
  * synchronised. */
 void _mlir_ciface_embbagCudaStatusWord(EmbBagCudaStatusWordDescriptor *result);
 
+/* The memref<?xi8> descriptor of MLIR's C interface. */
+typedef struct EmbBagCudaScratchDescriptor {
+  uint8_t *allocated;
+  uint8_t *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+} EmbBagCudaScratchDescriptor;
+
+/* `embbagCudaScratch(bytes : index) -> memref<?xi8>` of the kernels that
+ * need device memory of their own (the training ops' gradient rows and
+ * winning positions): at least `bytes` bytes of device memory, the calling
+ * thread's for the current context (cuMemAlloc, so 256-byte aligned), its
+ * contents undefined. Every call returns the same memory until one needs
+ * more: that call synchronises the current stream, whose queued kernels may
+ * still use the old memory, frees it and allocates the new. The kernels of
+ * one call are queued on one stream, so the next call's cannot overlap
+ * them. */
+void _mlir_ciface_embbagCudaScratch(EmbBagCudaScratchDescriptor *result,
+                                    int64_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

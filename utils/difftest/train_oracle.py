@@ -29,6 +29,9 @@ batches, trailing unread indices, defaults.
     train_oracle.py --determinism --seed 3 --count 20 --shared-libs=...,libomp.so
     train_oracle.py --dynamic --seed 4 --count 40
 
+--sorted-segments sorts the segment ids of every segments case (reordering
+its positions), for the GPU kernels (path=gpu-loops), which take sorted ids.
+
 --dynamic gives the table and dy types of dynamic sizes (the row length
 too), so that the kernels for rows of run-time length run.
 
@@ -90,6 +93,15 @@ def _bags(rng, form, num_emb, batch):
     if rng.random() < 0.5:
         rng.shuffle(segs)
     return indices, segs.astype(np.int64), batch
+
+
+def sort_segments(c):
+    """Reorders a segments case's positions by segment id (stably): the
+    same bags, with sorted ids."""
+    order = np.argsort(np.asarray(c["bags"]), kind="stable")
+    for key in ("bags", "indices", "weights"):
+        if c.get(key) is not None:
+            c[key] = np.asarray(c[key])[order]
 
 
 def generate(seed, index):
@@ -700,6 +712,9 @@ def main(argv=None):
     p.add_argument("--mlir-runner", default=default_tool(
         "mlir-runner", [os.path.join(llvm_bin, "mlir-runner")]))
     p.add_argument("--shared-libs", default=None)
+    p.add_argument("--sorted-segments", action="store_true",
+                   help="sort every segments case's positions by segment id "
+                        "(the GPU kernels take sorted ids only)")
     p.add_argument("--keep", action="store_true",
                    help="keep the case files (their paths are printed)")
     p.add_argument("--verbose", "-v", action="store_true")
@@ -713,6 +728,8 @@ def main(argv=None):
     cases += [generate(a.seed, k) for k in range(a.count)]
     for c in cases:
         c["dynamic"] = a.dynamic
+        if a.sorted_segments and c["form"] == "segments":
+            sort_segments(c)
     passed = failed = 0
     for c in cases:
         diff = (check_determinism if a.determinism else check_case)(a, c)

@@ -135,7 +135,7 @@ LogicalResult ContractCheckEmitter::sameShape(const Clause &c) {
       reify && c.reference.getDefiningOp() == op) {
     ReifiedRankedShapedTypeDims dims;
     if (succeeded(reify.reifyResultShapes(b, dims)))
-      refDims = dims[0];
+      refDims = dims[cast<OpResult>(c.reference).getResultNumber()];
   }
   Value ok;
   for (int64_t d = 0; d < type.getRank(); ++d) {
@@ -228,16 +228,21 @@ static void collectDestinations(Value value,
 }
 
 void mlir::embbag::lowering::emitDestinationChecks(ImplicitLocOpBuilder &b,
-                                                   BagOpInterface op,
+                                                   Operation *op,
                                                    unsigned vectorBits) {
   SmallVector<Operation *> materializes;
-  collectDestinations(op->getResult(0), materializes);
+  for (Value result : op->getResults())
+    collectDestinations(result, materializes);
   if (materializes.empty())
     return;
   DominanceInfo dominance(op->getParentOfType<FunctionOpInterface>());
   for (Operation *m : materializes) {
-    Value dest = cast<bufferization::MaterializeInDestinationOp>(m).getDest();
-    Clause c = contract::getDestinationClause(op->getResult(0), dest);
+    auto materialize = cast<bufferization::MaterializeInDestinationOp>(m);
+    Value dest = materialize.getDest();
+    Value result = materialize.getSource();
+    while (auto cast = result.getDefiningOp<tensor::CastOp>())
+      result = cast.getSource();
+    Clause c = contract::getDestinationClause(result, dest);
     if (dominance.properlyDominates(dest, op)) {
       ContractCheckEmitter emitter(b, op, vectorBits);
       (void)emitter.evaluate(c);
@@ -246,7 +251,7 @@ void mlir::embbag::lowering::emitDestinationChecks(ImplicitLocOpBuilder &b,
     // The destination is made after the op: check before the copy into it.
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(m);
-    c.reference = cast<bufferization::MaterializeInDestinationOp>(m).getSource();
+    c.reference = materialize.getSource();
     ContractCheckEmitter emitter(b, op, vectorBits);
     (void)emitter.evaluate(c);
   }

@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Rewrite/PatternApplicator.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
@@ -400,6 +401,57 @@ LogicalResult refuseTrainingOps(Operation *root, StringRef why) {
     found = true;
   });
   return failure(found);
+}
+
+Value unflattenWeights(ImplicitLocOpBuilder &b, Value flat, Value weights) {
+  auto type = cast<RankedTensorType>(weights.getType());
+  if (type.getRank() == 1)
+    return tensor::CastOp::create(b, type, flat);
+  // tensor.reshape rather than expand_shape: the flat gradient's length is
+  // dynamic while the weights' dims may both be static or both dynamic.
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(dim(b, weights, d));
+  Value shape = tensor::FromElementsOp::create(b, sizes);
+  return tensor::ReshapeOp::create(b, type, flat, shape);
+}
+
+/// The forward op of `op`, one of the training ops of its form `OpT`.
+template <typename OpT>
+static BagOpInterface buildForwardOf(ImplicitLocOpBuilder &b, OpT op) {
+  Type result = op.getDy().getType();
+  if constexpr (std::is_same_v<OpT, PackedGradOp> ||
+                std::is_same_v<OpT, PackedUpdateOp>) {
+    return PackedOp::create(b, result, op.getReductionAttr(), op.getTable(),
+                            op.getIndices(), op.getPaddingIdx(),
+                            op.getWeights(), op.getRowwiseAttr());
+  } else if constexpr (std::is_same_v<OpT, OffsetsGradOp> ||
+                       std::is_same_v<OpT, OffsetsUpdateOp>) {
+    return OffsetsOp::create(b, result, op.getReductionAttr(), op.getTable(),
+                             op.getIndices(), op.getOffsets(),
+                             op.getIncludeLastOffsetAttr(),
+                             op.getDefaultIndex(),
+                             op.getStaticDefaultIndexAttr(),
+                             op.getPaddingIdx(), op.getWeights(),
+                             op.getRowwiseAttr());
+  } else {
+    return SegmentsOp::create(
+        b, result, op.getReductionAttr(), op.getTable(), op.getIndices(),
+        op.getSegmentIds(), op.getNumSegments(),
+        op.getStaticNumSegmentsAttr(), op.getDefaultIndex(),
+        op.getStaticDefaultIndexAttr(), op.getPaddingIdx(), op.getWeights(),
+        op.getRowwiseAttr());
+  }
+}
+
+BagOpInterface buildForwardOp(ImplicitLocOpBuilder &b, Operation *trainingOp) {
+  return TypeSwitch<Operation *, BagOpInterface>(trainingOp)
+      .Case<PackedGradOp, PackedUpdateOp, OffsetsGradOp, OffsetsUpdateOp,
+            SegmentsGradOp, SegmentsUpdateOp>(
+          [&](auto op) { return buildForwardOf(b, op); })
+      .Default([](Operation *) -> BagOpInterface {
+        llvm_unreachable("not a training op");
+      });
 }
 
 } // namespace mlir::embbag::lowering

@@ -474,11 +474,9 @@ static void buildLane(ImplicitLocOpBuilder &b, const BagKernel &k,
       });
 }
 
-/// The bounds of bag `bag`; with checks, bounds that break the offsets'
-/// rule are flagged and make the bag empty, so that nothing is read
-/// through them.
-static std::pair<Value, Value> getCheckedRange(ImplicitLocOpBuilder &b,
-                                               const BagKernel &k, Value bag) {
+std::pair<Value, Value>
+mlir::embbag::gpu_lowering::getCheckedRange(ImplicitLocOpBuilder &b,
+                                            const BagKernel &k, Value bag) {
   auto [start, end] = k.bounds.range(b, b.getLoc(), bag);
   if (!k.offsetsBit)
     return {start, end};
@@ -566,11 +564,10 @@ static void buildIf(ImplicitLocOpBuilder &b, Value condition,
   });
 }
 
-/// Checks the ids of segment `bag`, positions [start, end): all equal to
-/// `bag`; the first segment also checks the positions before it, the last
-/// those after it, so that every id is checked once.
-static void checkSegment(ImplicitLocOpBuilder &b, const BagKernel &k, Value bag,
-                         Value lane, Value start, Value end) {
+void mlir::embbag::gpu_lowering::checkSegment(ImplicitLocOpBuilder &b,
+                                              const BagKernel &k, Value bag,
+                                              Value lane, Value start,
+                                              Value end) {
   flagStrayIds(b, k, lane, start, end, bag);
   Value isFirst =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, bag, cst(b, 0));

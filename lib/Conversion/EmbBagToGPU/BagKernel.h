@@ -80,6 +80,19 @@ struct BagKernel {
 BagBounds sortedSegmentBounds(ImplicitLocOpBuilder &b, Value ids,
                               Value numSegments);
 
+/// The bounds of bag `bag`; with checks, bounds that break the offsets'
+/// rule are flagged and make the bag empty, so that nothing is read
+/// through them.
+std::pair<Value, Value> getCheckedRange(ImplicitLocOpBuilder &b,
+                                        const BagKernel &k, Value bag);
+
+/// Checks the ids of segment `bag`, positions [start, end), that lane
+/// `lane` of `k.lanesPerBag` reads: all equal to `bag`; the first segment
+/// also checks the positions before it, the last those after it, so that
+/// every id is checked once.
+void checkSegment(ImplicitLocOpBuilder &b, const BagKernel &k, Value bag,
+                  Value lane, Value start, Value end);
+
 /// The code of thread `thread` of block `block` (index values).
 void buildBagThread(ImplicitLocOpBuilder &b, const BagKernel &k, Value block,
                     Value thread);

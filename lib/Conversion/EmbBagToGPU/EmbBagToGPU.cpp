@@ -15,6 +15,7 @@
 #include "embbag/Conversion/EmbBagToGPU/EmbBagToGPU.h"
 
 #include "BagKernel.h"
+#include "GradKernel.h"
 
 #include "embbag/Conversion/EmbBagCommon/BagGroups.h"
 #include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
@@ -33,6 +34,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <array>
 
@@ -55,6 +57,8 @@ static constexpr int32_t kUnsortedBit = int32_t(1) << 30;
 
 static bufferization::MaterializeInDestinationOp
 findDestination(BagOpInterface op);
+static bufferization::MaterializeInDestinationOp
+findDestination(Value result, Operation *op);
 
 /// The bits per code of a rowwise table; 0 for a table of values.
 static unsigned rowwiseBits(BagOpInterface op) {
@@ -73,6 +77,58 @@ static std::optional<StringRef> getUnsupportedReason(BagOpInterface op,
   if (!hostLoops && !findDestination(op))
     return StringRef(
         "its result must go into a destination buffer (a "
+        "bufferization.materialize_in_destination into a memref that "
+        "dominates the op, as in embbag-aot's kernels); results in new "
+        "device buffers are not supported yet");
+  return std::nullopt;
+}
+
+/// What this lowering reads of a gradient op (`embbag.*_grad`).
+struct GradOpView {
+  Operation *op;
+  Reduction reduction;
+  bool sparse;
+  Value dy, table, weights;
+};
+
+static std::optional<GradOpView> viewGradOp(Operation *op) {
+  return TypeSwitch<Operation *, std::optional<GradOpView>>(op)
+      .Case<PackedGradOp, OffsetsGradOp, SegmentsGradOp>([](auto grad) {
+        return GradOpView{grad, grad.getReduction(), grad.getSparse(),
+                          grad.getDy(), grad.getTable(), grad.getWeights()};
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Why this lowering does not take the training op `op`, or nothing when
+/// it does: the dense gradients of f32 tables, but max's (docs/GPU.md,
+/// "Gradients"). What it leaves needs device memory of its own (each
+/// row's gradient, max's winners, a result whose size the kernel finds),
+/// which the host code does not allocate yet.
+static std::optional<StringRef> getTrainingUnsupportedReason(Operation *op,
+                                                             bool hostLoops) {
+  std::optional<GradOpView> grad = viewGradOp(op);
+  if (!grad)
+    return StringRef("the fused updates need each row's whole gradient "
+                     "before its step, in device scratch memory, which the "
+                     "GPU lowering does not allocate yet");
+  if (grad->sparse)
+    return StringRef("a sparse gradient's size is known only after the "
+                     "kernel, and results in new device buffers are not "
+                     "supported yet");
+  if (grad->reduction == Reduction::max)
+    return StringRef("max's gradient needs each bag's winning positions in "
+                     "device scratch memory, which the GPU lowering does not "
+                     "allocate yet");
+  if (!getElementTypeOrSelf(grad->table.getType()).isF32())
+    return StringRef("only f32 tables: an f16 or bf16 gradient accumulates "
+                     "in f32 scratch memory, which the GPU lowering does not "
+                     "allocate yet");
+  if (!hostLoops && llvm::any_of(op->getResults(), [&](Value result) {
+        return !findDestination(result, op);
+      }))
+    return StringRef(
+        "its results must go into destination buffers (each a "
         "bufferization.materialize_in_destination into a memref that "
         "dominates the op, as in embbag-aot's kernels); results in new "
         "device buffers are not supported yet");
@@ -104,12 +160,11 @@ static Value readBuffer(ImplicitLocOpBuilder &b, Value tensor) {
                                            type.getElementTypeBitWidth() / 8);
 }
 
-/// The memref that `op`'s result is only materialized in, when it
-/// dominates `op` and collapses to [num_bags, row]: the kernel writes
-/// there directly.
+/// The memref that `result`, of `op`, is only materialized in, when it
+/// dominates `op` and has the result's rank: the kernel writes there
+/// directly.
 static bufferization::MaterializeInDestinationOp
-findDestination(BagOpInterface op) {
-  Value result = op->getResult(0);
+findDestination(Value result, Operation *op) {
   if (!result.hasOneUse())
     return {};
   auto m = dyn_cast<bufferization::MaterializeInDestinationOp>(
@@ -124,6 +179,12 @@ findDestination(BagOpInterface op) {
   if (!dominance.properlyDominates(m.getDest(), op))
     return {};
   return m;
+}
+
+/// The destination of a bag op's result, which collapses to [num_bags, row].
+static bufferization::MaterializeInDestinationOp
+findDestination(BagOpInterface op) {
+  return findDestination(op->getResult(0), op);
 }
 
 /// The destination as [num_bags, row].
@@ -144,6 +205,17 @@ static Value collapseDestination(ImplicitLocOpBuilder &b, Value dest) {
     rows.push_back(d);
   return memref::CollapseShapeOp::create(
       b, dest, ArrayRef<ReassociationIndices>{{0}, rows});
+}
+
+/// The destination of a weights gradient as [num_indices].
+static Value flattenDestination(ImplicitLocOpBuilder &b, Value dest) {
+  auto type = cast<MemRefType>(dest.getType());
+  if (type.getRank() == 1)
+    return dest;
+  ReassociationIndices all =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  return memref::CollapseShapeOp::create(
+      b, dest, ArrayRef<ReassociationIndices>{all});
 }
 
 /// Whether `buffer`'s rows start on `alignment`-byte boundaries (i1): its
@@ -493,7 +565,150 @@ public:
                                        hk.op.getTable(), hk.k.bounds.numBags));
   }
 
+  /// Lowers the dense gradient op `grad` (GradKernel.h): the forward op's
+  /// host checks, the table gradient's kernel, then with weights the
+  /// weights gradient's two, and the device's flags.
+  void lowerGrad(ImplicitLocOpBuilder &b, RewriterBase &rewriter,
+                 const GradOpView &grad) const {
+    Operation *op = grad.op;
+    BagOpInterface forward = buildForwardOp(b, op);
+    KernelChecks checks(b, op, kHostCheckVectorBits);
+    if (options.checks) {
+      (void)checks.evaluate(contract::getContract(forward));
+      emitDestinationChecks(b, op, kHostCheckVectorBits);
+    }
+    GradKernel k;
+    k.bags = buildOperands(b, forward, checks);
+    rewriter.eraseOp(forward);
+    k.dy = readBuffer(b, flattenTable(b, grad.dy));
+    GradResults results = buildGradResults(b, grad, k);
+    Value owners = chooseOwners(b, k);
+    bool checked = checks.hasKernelClauses();
+    if (checked) {
+      k.bags.flag = allocateFlag(b, options.hostLoops);
+      if (k.bags.segmentIdsBit)
+        flagIdsWithoutSegments(b, k.bags);
+    }
+    buildLaunch(
+        b,
+        [&](ImplicitLocOpBuilder &tb, Value block, Value thread) {
+          buildTableGradThread(tb, k, block, thread);
+        },
+        owners, options.hostLoops, checked && !k.weightsGrad);
+    if (k.weightsGrad)
+      launchWeightsGrad(b, k, checked);
+    if (checked)
+      reportFlags(b, op, checks, k.bags,
+                  memref::LoadOp::create(b, k.bags.flag, ValueRange{cst(b, 0)}));
+    results.replace(b, rewriter, grad, k);
+  }
+
 private:
+  /// The buffers of a gradient op's results: a destination's, or a new
+  /// tensor's (`inits`, null for a destination).
+  struct GradResults {
+    SmallVector<bufferization::MaterializeInDestinationOp> dests;
+    SmallVector<Value> inits;
+
+    /// Replaces the op's results by the buffers the kernels wrote.
+    void replace(ImplicitLocOpBuilder &b, RewriterBase &rewriter,
+                 const GradOpView &grad, const GradKernel &k) {
+      Operation *op = grad.op;
+      SmallVector<Value> buffers{k.tableGrad};
+      if (k.weightsGrad)
+        buffers.push_back(k.weightsGrad);
+      for (auto [i, result] : llvm::enumerate(op->getResults())) {
+        if (dests[i]) {
+          rewriter.eraseOp(dests[i]);
+          continue;
+        }
+        Value flat = bufferization::ToTensorOp::create(
+            b, inits[i].getType(), buffers[i], b.getUnitAttr(),
+            b.getUnitAttr());
+        Value value =
+            i == 0 ? unflattenResult(b, flat,
+                                     cast<RankedTensorType>(result.getType()),
+                                     grad.table, k.bags.numEmb)
+                   : unflattenWeights(b, flat, grad.weights);
+        rewriter.replaceAllUsesWith(result, value);
+      }
+      rewriter.eraseOp(op);
+    }
+  };
+
+  /// The result buffers of `grad`'s kernels, set in `k`.
+  static GradResults buildGradResults(ImplicitLocOpBuilder &b,
+                                      const GradOpView &grad, GradKernel &k) {
+    GradResults r;
+    for (Value result : grad.op->getResults())
+      r.dests.push_back(findDestination(result, grad.op));
+    r.inits.resize(r.dests.size());
+    Type element = getElementTypeOrSelf(grad.table.getType());
+    auto newBuffer = [&](SmallVector<int64_t> shape, ValueRange sizes,
+                         Value &init) -> Value {
+      SmallVector<Value> dynamic;
+      for (auto [size, value] : llvm::zip(shape, sizes))
+        if (ShapedType::isDynamic(size))
+          dynamic.push_back(value);
+      init = tensor::EmptyOp::create(
+          b, RankedTensorType::get(shape, element), dynamic);
+      return bufferization::ToBufferOp::create(
+          b, MemRefType::get(shape, element), init, UnitAttr());
+    };
+    int64_t row = cast<MemRefType>(k.bags.table.getType()).getDimSize(1);
+    int64_t numEmb = cast<MemRefType>(k.bags.table.getType()).getDimSize(0);
+    k.tableGrad = r.dests[0]
+                      ? collapseDestination(b, r.dests[0].getDest())
+                      : newBuffer({numEmb, row},
+                                  ValueRange{k.bags.numEmb, k.bags.rowLength},
+                                  r.inits[0]);
+    if (grad.weights)
+      k.weightsGrad =
+          r.dests[1] ? flattenDestination(b, r.dests[1].getDest())
+                     : newBuffer({ShapedType::kDynamic},
+                                 ValueRange{k.bags.bounds.numIndices},
+                                 r.inits[1]);
+    return r;
+  }
+
+  /// Sets the lanes per row and rows per block of the table gradient's
+  /// kernel, and its groups of lanes; returns its blocks: enough for a
+  /// group per row, at least one (its group 0 checks the indices) and at
+  /// most kMaxOwnerBlocks.
+  static Value chooseOwners(ImplicitLocOpBuilder &b, GradKernel &k) {
+    BagKernel &bags = k.bags;
+    bags.lanesPerBag = lanesFor(b, bags.rowLength);
+    bags.bagsPerBlock =
+        arith::DivUIOp::create(b, cst(b, kBlockSize), bags.lanesPerBag);
+    Value blocks = arith::CeilDivUIOp::create(b, bags.numEmb, bags.bagsPerBlock);
+    blocks = arith::MinUIOp::create(
+        b, arith::MaxUIOp::create(b, blocks, cst(b, 1)),
+        cst(b, kMaxOwnerBlocks));
+    k.numOwners = arith::MulIOp::create(b, blocks, bags.bagsPerBlock);
+    return blocks;
+  }
+
+  /// The weights gradient's launches: zeros, then the bags' positions.
+  void launchWeightsGrad(ImplicitLocOpBuilder &b, const GradKernel &k,
+                         bool hostWaits) const {
+    auto blocksFor = [&](Value threads) -> Value {
+      return arith::CeilDivUIOp::create(b, threads, cst(b, kBlockSize));
+    };
+    buildLaunch(
+        b,
+        [&](ImplicitLocOpBuilder &tb, Value block, Value thread) {
+          buildZeroWeightsGradThread(tb, k, block, thread);
+        },
+        blocksFor(k.bags.bounds.numIndices), options.hostLoops,
+        /*hostWaits=*/false);
+    buildLaunch(
+        b,
+        [&](ImplicitLocOpBuilder &tb, Value block, Value thread) {
+          buildWeightsGradThread(tb, k, block, thread);
+        },
+        blocksFor(k.bags.bounds.numBags), options.hostLoops, hostWaits);
+  }
+
   /// A new [num_bags, row] tensor for the result, whose buffer becomes
   /// `k.out`.
   static Value buildResultBuffer(ImplicitLocOpBuilder &b, BagOpInterface op,
@@ -615,14 +830,21 @@ private:
   /// the GPU's segments, not a broken contract.
   static void reportFlags(ImplicitLocOpBuilder &b, HostKernel &hk,
                           Value flags) {
-    hk.checks->reportFlags(flags);
-    if (!hk.k.unsortedBit)
+    reportFlags(b, hk.op, *hk.checks, hk.k, flags);
+  }
+
+  /// reportFlags of the kernel `k` of `op`, whose checks are `checks`.
+  static void reportFlags(ImplicitLocOpBuilder &b, Operation *op,
+                          KernelChecks &checks, const BagKernel &k,
+                          Value flags) {
+    checks.reportFlags(flags);
+    if (!k.unsortedBit)
       return;
     Value bit = arith::ConstantOp::create(b, b.getI32IntegerAttr(kUnsortedBit));
     Value sorted = arith::CmpIOp::create(
         b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, flags, bit),
         arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
-    emitAssert(b, hk.op, sorted,
+    emitAssert(b, op, sorted,
                "segment ids not sorted: embbag.segments on the GPU needs "
                "sorted segment ids");
   }
@@ -644,6 +866,29 @@ struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
     HostKernel hk = lowering.prepare(b, op);
     lowering.launch(b, hk);
     KernelLowering::finish(b, rewriter, hk);
+    return success();
+  }
+
+private:
+  ConvertEmbBagToGPUOptions options;
+};
+
+/// Lowers the gradient ops this lowering takes.
+struct GradOpToGPU : public RewritePattern {
+  GradOpToGPU(MLIRContext *ctx, const ConvertEmbBagToGPUOptions &options)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
+        options(options) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<GradOpView> grad = viewGradOp(op);
+    if (!grad)
+      return failure();
+    if (std::optional<StringRef> reason =
+            getTrainingUnsupportedReason(op, options.hostLoops))
+      return rewriter.notifyMatchFailure(op, *reason);
+    ImplicitLocOpBuilder b(op->getLoc(), rewriter);
+    KernelLowering(options).lowerGrad(b, rewriter, *grad);
     return success();
   }
 
@@ -730,9 +975,12 @@ struct ConvertEmbBagToGPUPass
     if (batchTables)
       ::batchTables(getOperation(), options);
     RewritePatternSet patterns(&getContext());
-    patterns.add<BagOpToGPU>(&getContext(), options);
+    patterns.add<BagOpToGPU, GradOpToGPU>(&getContext(), options);
     lowering::rewriteEach(
-        getOperation(), [](Operation *op) { return isa<BagOpInterface>(op); },
+        getOperation(),
+        [](Operation *op) {
+          return isa<BagOpInterface>(op) || isTrainingOp(op);
+        },
         std::move(patterns));
   }
 
@@ -741,7 +989,9 @@ struct ConvertEmbBagToGPUPass
   /// function must not add to its parent.
   LogicalResult declareRuntime() {
     bool any = false;
-    getOperation()->walk([&](BagOpInterface) { any = true; });
+    getOperation()->walk([&](Operation *op) {
+      any |= isa<BagOpInterface>(op) || isTrainingOp(op);
+    });
     if (!any)
       return success();
     auto module = dyn_cast<ModuleOp>(getOperation());
@@ -757,15 +1007,14 @@ struct ConvertEmbBagToGPUPass
   /// Reports every op this lowering does not take, before anything is
   /// rewritten.
   LogicalResult refuseUnsupported() {
-    if (failed(refuseTrainingOps(
-            getOperation(),
-            "is not supported on the GPU yet: the training ops lower through "
-            "convert-embbag-to-loops, on the CPU")))
-      return failure();
     bool refused = false;
-    getOperation()->walk([&](BagOpInterface op) {
-      if (std::optional<StringRef> reason =
-              getUnsupportedReason(op, hostLoops)) {
+    getOperation()->walk([&](Operation *op) {
+      std::optional<StringRef> reason;
+      if (auto bag = dyn_cast<BagOpInterface>(op))
+        reason = getUnsupportedReason(bag, hostLoops);
+      else if (isTrainingOp(op))
+        reason = getTrainingUnsupportedReason(op, hostLoops);
+      if (reason) {
         op->emitOpError("cannot be lowered to the GPU: ") << *reason;
         refused = true;
       }

@@ -20,34 +20,6 @@ using namespace mlir::embbag::loops;
 
 namespace {
 
-/// The forward op of a training op, built at `b`'s insertion point.
-template <typename OpT>
-BagOpInterface buildForward(ImplicitLocOpBuilder &b, OpT op) {
-  Type result = op.getDy().getType();
-  if constexpr (std::is_same_v<OpT, PackedGradOp> ||
-                std::is_same_v<OpT, PackedUpdateOp>) {
-    return PackedOp::create(b, result, op.getReductionAttr(), op.getTable(),
-                            op.getIndices(), op.getPaddingIdx(),
-                            op.getWeights(), op.getRowwiseAttr());
-  } else if constexpr (std::is_same_v<OpT, OffsetsGradOp> ||
-                       std::is_same_v<OpT, OffsetsUpdateOp>) {
-    return OffsetsOp::create(b, result, op.getReductionAttr(), op.getTable(),
-                             op.getIndices(), op.getOffsets(),
-                             op.getIncludeLastOffsetAttr(),
-                             op.getDefaultIndex(),
-                             op.getStaticDefaultIndexAttr(),
-                             op.getPaddingIdx(), op.getWeights(),
-                             op.getRowwiseAttr());
-  } else {
-    return SegmentsOp::create(
-        b, result, op.getReductionAttr(), op.getTable(), op.getIndices(),
-        op.getSegmentIds(), op.getNumSegments(),
-        op.getStaticNumSegmentsAttr(), op.getDefaultIndex(),
-        op.getStaticDefaultIndexAttr(), op.getPaddingIdx(), op.getWeights(),
-        op.getRowwiseAttr());
-  }
-}
-
 /// What every training pattern needs of the pass.
 struct TrainingConfig {
   bool checks;
@@ -83,7 +55,7 @@ int64_t prefetchRowsFor(RankedTensorType table, const TargetModel &target) {
 template <typename OpT>
 TrainProblem normalize(ImplicitLocOpBuilder &b, PatternRewriter &rewriter,
                        OpT op, const TrainingConfig &config) {
-  BagOpInterface forward = buildForward(b, op);
+  BagOpInterface forward = buildForwardOp(b, op);
   TrainProblem p =
       normalizeTraining(b, op, forward, op.getDy(), config.checks,
                         config.vectorBits, config.parallel);
@@ -92,20 +64,6 @@ TrainProblem normalize(ImplicitLocOpBuilder &b, PatternRewriter &rewriter,
                        : prefetchRowsFor(op.getTableType(), config.target);
   rewriter.eraseOp(forward);
   return p;
-}
-
-/// The weights' gradient in the weights' shape (packed: [batch, per_bag]).
-Value unflattenWeights(ImplicitLocOpBuilder &b, Value flat, Value weights) {
-  auto type = cast<RankedTensorType>(weights.getType());
-  if (type.getRank() == 1)
-    return tensor::CastOp::create(b, type, flat);
-  // tensor.reshape rather than expand_shape: the flat gradient's length is
-  // dynamic while the weights' dims may both be static or both dynamic.
-  SmallVector<Value> sizes;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    sizes.push_back(dim(b, weights, d));
-  Value shape = tensor::FromElementsOp::create(b, sizes);
-  return tensor::ReshapeOp::create(b, type, flat, shape);
 }
 
 template <typename OpT>

@@ -19,6 +19,7 @@
 
 #include "Driver.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -213,6 +214,59 @@ struct StatusWords {
 
 thread_local StatusWords statusWords;
 
+//===----------------------------------------------------------------------===//
+// Scratch memory
+//===----------------------------------------------------------------------===//
+
+/// A thread's device scratch memory, one buffer per context, grown on
+/// demand and reused by every call after.
+struct Scratch {
+  struct Buffer {
+    CUcontext context;
+    CUdeviceptr pointer;
+    size_t bytes;
+  };
+  std::vector<Buffer> buffers;
+
+  ~Scratch() {
+    // As ~StatusWords: errors at process exit are ignored.
+    std::string error;
+    if (const Driver *d = loadDriver(error))
+      for (Buffer &buffer : buffers)
+        (void)d->cuMemFree(buffer.pointer);
+  }
+
+  CUdeviceptr get(CUcontext context, size_t bytes) {
+    Buffer *buffer = nullptr;
+    for (Buffer &b : buffers)
+      if (b.context == context)
+        buffer = &b;
+    if (!buffer) {
+      buffers.push_back({context, 0, 0});
+      buffer = &buffers.back();
+    }
+    if (buffer->bytes >= bytes && buffer->pointer)
+      return buffer->pointer;
+    const Driver &d = driver();
+    if (buffer->pointer) {
+      // Kernels queued on the stream may still use the old buffer.
+      require(d.cuStreamSynchronize(currentStream),
+              "cuStreamSynchronize before growing the scratch memory");
+      require(d.cuMemFree(buffer->pointer), "cuMemFree of the scratch memory");
+      buffer->pointer = 0;
+      buffer->bytes = 0;
+    }
+    // At least a page, so that tiny calls do not reallocate one by one.
+    size_t size = std::max<size_t>(bytes, 4096);
+    require(d.cuMemAlloc(&buffer->pointer, size),
+            "cuMemAlloc of " + std::to_string(size) + " bytes of scratch memory");
+    buffer->bytes = size;
+    return buffer->pointer;
+  }
+};
+
+thread_local Scratch scratch;
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -263,6 +317,20 @@ _mlir_ciface_embbagCudaStatusWord(EmbBagCudaStatusWordDescriptor *result) {
   result->aligned = word;
   result->offset = 0;
   result->sizes[0] = 1;
+  result->strides[0] = 1;
+}
+
+EMBBAG_CUDA_EXPORT void
+_mlir_ciface_embbagCudaScratch(EmbBagCudaScratchDescriptor *result,
+                               int64_t bytes) {
+  if (bytes < 0)
+    fail("scratch memory of " + std::to_string(bytes) + " bytes");
+  auto *memory = reinterpret_cast<uint8_t *>(
+      scratch.get(currentContext(), static_cast<size_t>(bytes)));
+  result->allocated = memory;
+  result->aligned = memory;
+  result->offset = 0;
+  result->sizes[0] = bytes;
   result->strides[0] = 1;
 }
 

@@ -46,6 +46,8 @@ bool lookUpAll(void *library, Driver &driver, std::string &error) {
       symbol("cuMemHostAlloc", d.cuMemHostAlloc),
       symbol("cuMemFreeHost", d.cuMemFreeHost),
       symbol("cuMemHostGetDevicePointer_v2", d.cuMemHostGetDevicePointer),
+      symbol("cuMemAlloc_v2", d.cuMemAlloc),
+      symbol("cuMemFree_v2", d.cuMemFree),
   };
   for (const Symbol &s : symbols) {
     *s.slot = dlsym(library, s.name);

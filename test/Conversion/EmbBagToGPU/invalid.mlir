@@ -29,7 +29,7 @@ func.func @new_buffer(%t: tensor<5x4xf32>, %i: tensor<3x2xi64>) -> tensor<3x4xf3
 // -----
 
 func.func @training(%dy: tensor<3x2xf32>, %t: tensor<5x2xf32>, %i: tensor<4xi64>, %off: tensor<3xi64>) -> tensor<5x2xf32> {
-  // expected-error @+1 {{'embbag.offsets_grad' op is not supported on the GPU yet: the training ops lower through convert-embbag-to-loops, on the CPU}}
+  // expected-error @+1 {{'embbag.offsets_grad' op cannot be lowered to the GPU: its results must go into destination buffers}}
   %0 = embbag.offsets_grad sum %dy, %t[%i] offsets(%off)
       : (tensor<3x2xf32>, tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> tensor<5x2xf32>
   return %0 : tensor<5x2xf32>

@@ -332,6 +332,23 @@ EXPORT CUresult cuMemFreeHost(void *ptr) {
   return SUCCESS;
 }
 
+/*--- Device memory: host memory here, filled with garbage ----------------*/
+
+EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
+  REQUIRE_INIT();
+  ENTER("cuMemAlloc", "(%zu)", bytes);
+  void *memory = malloc(bytes);
+  memset(memory, 0x5a, bytes);
+  *ptr = (CUdeviceptr)(uintptr_t)memory;
+  return SUCCESS;
+}
+
+EXPORT CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  ENTER("cuMemFree", "()");
+  free((void *)(uintptr_t)ptr);
+  return SUCCESS;
+}
+
 EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *device, void *host,
                                              unsigned flags) {
   ENTER("cuMemHostGetDevicePointer", "()");

@@ -2,7 +2,7 @@
  * mgpu* functions, the status word) and as callers do (init, streams,
  * errors); the tests run it against the fake driver and check what it
  * printed and what the driver was asked. `calls MODE`, MODE one of: init,
- * launch, binary, status, threads, contexts, missing, biggrid. */
+ * launch, binary, status, scratch, threads, contexts, missing, biggrid. */
 
 #include "embbag-c/CudaRuntime.h"
 
@@ -97,6 +97,28 @@ static int status(void) {
   return 0;
 }
 
+static uint8_t *scratchOf(int64_t bytes) {
+  EmbBagCudaScratchDescriptor d;
+  memset(&d, 0xff, sizeof(d));
+  _mlir_ciface_embbagCudaScratch(&d, bytes);
+  printf("scratch: same pointers %d, offset %lld, size %lld, stride %lld\n",
+         d.allocated == d.aligned, (long long)d.offset, (long long)d.sizes[0],
+         (long long)d.strides[0]);
+  return d.aligned;
+}
+
+/* Scratch memory: reused while it is large enough; grown after the stream
+ * is synchronised. */
+static int scratchMemory(void) {
+  uint8_t *first = scratchOf(100);
+  uint8_t *again = scratchOf(4096);
+  printf("reused: %d\n", first == again);
+  embbagCudaSetStream((void *)0x5157);
+  scratchOf(5000);
+  embbagCudaResetStream();
+  return 0;
+}
+
 static void *otherThread(void *word) {
   int32_t *mine = statusWord();
   printf("another thread's word: %s\n", mine == word ? "same" : "its own");
@@ -155,6 +177,8 @@ int main(int argc, char **argv) {
     return binary();
   if (!strcmp(mode, "status"))
     return status();
+  if (!strcmp(mode, "scratch"))
+    return scratchMemory();
   if (!strcmp(mode, "threads"))
     return threads();
   if (!strcmp(mode, "contexts"))

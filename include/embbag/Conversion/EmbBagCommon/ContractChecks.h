@@ -89,14 +89,14 @@ void flagUnless(ImplicitLocOpBuilder &b, Value flag, Value ok, int32_t bit);
 void emitContractChecks(ImplicitLocOpBuilder &b, BagOpInterface op,
                         unsigned vectorBits);
 
-/// Emits the checks that every destination of `op`'s result (the
+/// Emits the checks that every destination of `op`'s results (the
 /// `bufferization.materialize_in_destination` ops it feeds, directly or
 /// through tensor.cast) has the result's shape: a caller's buffer that is
 /// too small must stop the program before the kernel writes into it.
 /// Emitted at `b`'s insertion point, which must be before `op`'s kernel;
 /// destinations that do not dominate it are checked right before their
 /// materialization.
-void emitDestinationChecks(ImplicitLocOpBuilder &b, BagOpInterface op,
+void emitDestinationChecks(ImplicitLocOpBuilder &b, Operation *op,
                            unsigned vectorBits);
 
 } // namespace mlir::embbag::lowering

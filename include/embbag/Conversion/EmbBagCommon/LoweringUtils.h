@@ -10,6 +10,8 @@
 #ifndef EMBBAG_CONVERSION_EMBBAGCOMMON_LOWERINGUTILS_H
 #define EMBBAG_CONVERSION_EMBBAGCOMMON_LOWERINGUTILS_H
 
+#include "embbag/Dialect/EmbBag/IR/EmbBagInterfaces.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/OpDefinition.h"
@@ -76,6 +78,10 @@ Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
                       RankedTensorType resultType, Value originalTable,
                       Value numBags);
 
+/// The flat [num_indices] weights gradient `flat` in the shape of
+/// `weights` (packed: [batch, per_bag]).
+Value unflattenWeights(ImplicitLocOpBuilder &b, Value flat, Value weights);
+
 /// The type a bag of `storageType` elements accumulates in: f32 for f16 and
 /// bf16 (rounded once when stored), the signless integer of the same width
 /// for integers, the type itself otherwise.
@@ -133,6 +139,13 @@ void rewriteEach(Operation *root, function_ref<bool(Operation *)> filter,
 /// later, or not at all, far from its location. convert-embbag-to-loops
 /// lowers them.
 LogicalResult refuseTrainingOps(Operation *root, StringRef why);
+
+/// The forward op of the training op `trainingOp` (`embbag.*_grad` or
+/// `embbag.*_update`): the bag op of the same form, reduction, operands and
+/// clauses, whose result has `dy`'s type, built at `b`'s point. The
+/// training lowerings read its bags and its runtime contract, then erase
+/// it.
+BagOpInterface buildForwardOp(ImplicitLocOpBuilder &b, Operation *trainingOp);
 
 } // namespace mlir::embbag::lowering
 
