@@ -37,7 +37,9 @@ too), so that the kernels for rows of run-time length run.
 
 --determinism compiles each case sequentially and with parallel=1, runs the
 parallel one on 1 and 4 OpenMP threads, and requires the three outputs to be
-the same bits (the results are printed as their f32 bit patterns).
+the same bits (the results are printed as their f32 bit patterns). With
+--path gpu-loops the three are the GPU kernels run by the host, their
+blocks and threads OpenMP's with parallel=1.
 
 Ends with `train_oracle: N cases, P passed, F failed`.
 """
@@ -677,11 +679,11 @@ def check_case(a, c):
 
 
 def check_determinism(a, c):
-    base = "--embbag-to-llvm"
+    path = " path=%s" % a.path if a.path else ""
+    base = '--embbag-to-llvm="%s"' % path.strip()
+    parallel = '--embbag-to-llvm="parallel=1%s"' % path
     outs = []
-    for pipeline, threads in ((base, "1"),
-                              ('--embbag-to-llvm="parallel=1"', "1"),
-                              ('--embbag-to-llvm="parallel=1"', "4")):
+    for pipeline, threads in ((base, "1"), (parallel, "1"), (parallel, "4")):
         env = dict(os.environ, OMP_NUM_THREADS=threads)
         out, err, _ = compile_and_run(a, c, pipeline, env=env, bits=True)
         if err:
@@ -712,6 +714,9 @@ def main(argv=None):
     p.add_argument("--mlir-runner", default=default_tool(
         "mlir-runner", [os.path.join(llvm_bin, "mlir-runner")]))
     p.add_argument("--shared-libs", default=None)
+    p.add_argument("--path", default=None,
+                   help="--determinism: embbag-to-llvm's path option (e.g. "
+                        "gpu-loops, the GPU kernels on the host)")
     p.add_argument("--sorted-segments", action="store_true",
                    help="sort every segments case's positions by segment id "
                         "(the GPU kernels take sorted ids only)")

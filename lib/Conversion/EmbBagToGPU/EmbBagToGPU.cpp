@@ -14,8 +14,7 @@
 
 #include "embbag/Conversion/EmbBagToGPU/EmbBagToGPU.h"
 
-#include "BagKernel.h"
-#include "GradKernel.h"
+#include "Host.h"
 
 #include "embbag/Conversion/EmbBagCommon/BagGroups.h"
 #include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
@@ -49,16 +48,9 @@ using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::gpu_lowering;
 using contract::Clause;
 
-// The host's checks compare scalars and shapes only.
-static constexpr unsigned kHostCheckVectorBits = 128;
-/// The flag word's bit for segment ids that are not sorted: above the
-/// contract's rules, whose bits are 1 << rule.
-static constexpr int32_t kUnsortedBit = int32_t(1) << 30;
 
 static bufferization::MaterializeInDestinationOp
 findDestination(BagOpInterface op);
-static bufferization::MaterializeInDestinationOp
-findDestination(Value result, Operation *op);
 
 /// The bits per code of a rowwise table; 0 for a table of values.
 static unsigned rowwiseBits(BagOpInterface op) {
@@ -83,66 +75,9 @@ static std::optional<StringRef> getUnsupportedReason(BagOpInterface op,
   return std::nullopt;
 }
 
-/// What this lowering reads of a gradient op (`embbag.*_grad`).
-struct GradOpView {
-  Operation *op;
-  Reduction reduction;
-  bool sparse;
-  Value dy, table, weights;
-};
-
-static std::optional<GradOpView> viewGradOp(Operation *op) {
-  return TypeSwitch<Operation *, std::optional<GradOpView>>(op)
-      .Case<PackedGradOp, OffsetsGradOp, SegmentsGradOp>([](auto grad) {
-        return GradOpView{grad, grad.getReduction(), grad.getSparse(),
-                          grad.getDy(), grad.getTable(), grad.getWeights()};
-      })
-      .Default([](Operation *) { return std::nullopt; });
-}
-
-/// Why this lowering does not take the training op `op`, or nothing when
-/// it does: the dense gradients of f32 tables, but max's (docs/GPU.md,
-/// "Gradients"). What it leaves needs device memory of its own (each
-/// row's gradient, max's winners, a result whose size the kernel finds),
-/// which the host code does not allocate yet.
-static std::optional<StringRef> getTrainingUnsupportedReason(Operation *op,
-                                                             bool hostLoops) {
-  std::optional<GradOpView> grad = viewGradOp(op);
-  if (!grad)
-    return StringRef("the fused updates need each row's whole gradient "
-                     "before its step, in device scratch memory, which the "
-                     "GPU lowering does not allocate yet");
-  if (grad->sparse)
-    return StringRef("a sparse gradient's size is known only after the "
-                     "kernel, and results in new device buffers are not "
-                     "supported yet");
-  if (grad->reduction == Reduction::max)
-    return StringRef("max's gradient needs each bag's winning positions in "
-                     "device scratch memory, which the GPU lowering does not "
-                     "allocate yet");
-  if (!getElementTypeOrSelf(grad->table.getType()).isF32())
-    return StringRef("only f32 tables: an f16 or bf16 gradient accumulates "
-                     "in f32 scratch memory, which the GPU lowering does not "
-                     "allocate yet");
-  if (!hostLoops && llvm::any_of(op->getResults(), [&](Value result) {
-        return !findDestination(result, op);
-      }))
-    return StringRef(
-        "its results must go into destination buffers (each a "
-        "bufferization.materialize_in_destination into a memref that "
-        "dominates the op, as in embbag-aot's kernels); results in new "
-        "device buffers are not supported yet");
-  return std::nullopt;
-}
-
-/// The contract's evaluator for a kernel: the host checks what it holds
-/// (scalars, shapes) before the launch; the rules on the offsets and
-/// indices, which live on the device, are flagged by the threads.
-using KernelChecks = FlagWordChecks;
-
 /// `tensor` as a read-only buffer whose layout any buffer casts to, with
 /// unit stride along the last dimension (what vector loads need).
-static Value readBuffer(ImplicitLocOpBuilder &b, Value tensor) {
+Value gpu_lowering::readBuffer(ImplicitLocOpBuilder &b, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
   strides.back() = 1;
@@ -163,8 +98,8 @@ static Value readBuffer(ImplicitLocOpBuilder &b, Value tensor) {
 /// The memref that `result`, of `op`, is only materialized in, when it
 /// dominates `op` and has the result's rank: the kernel writes there
 /// directly.
-static bufferization::MaterializeInDestinationOp
-findDestination(Value result, Operation *op) {
+bufferization::MaterializeInDestinationOp
+gpu_lowering::findDestination(Value result, Operation *op) {
   if (!result.hasOneUse())
     return {};
   auto m = dyn_cast<bufferization::MaterializeInDestinationOp>(
@@ -188,7 +123,7 @@ findDestination(BagOpInterface op) {
 }
 
 /// The destination as [num_bags, row].
-static Value collapseDestination(ImplicitLocOpBuilder &b, Value dest) {
+Value gpu_lowering::collapseDestination(ImplicitLocOpBuilder &b, Value dest) {
   auto type = cast<MemRefType>(dest.getType());
   if (type.getRank() == 2)
     return dest;
@@ -208,7 +143,7 @@ static Value collapseDestination(ImplicitLocOpBuilder &b, Value dest) {
 }
 
 /// The destination of a weights gradient as [num_indices].
-static Value flattenDestination(ImplicitLocOpBuilder &b, Value dest) {
+Value gpu_lowering::flattenDestination(ImplicitLocOpBuilder &b, Value dest) {
   auto type = cast<MemRefType>(dest.getType());
   if (type.getRank() == 1)
     return dest;
@@ -218,6 +153,16 @@ static Value flattenDestination(ImplicitLocOpBuilder &b, Value dest) {
       b, dest, ArrayRef<ReassociationIndices>{all});
 }
 
+Value gpu_lowering::firstElementAddress(ImplicitLocOpBuilder &b,
+                                        Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, buffer);
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, buffer);
+  return arith::AddIOp::create(
+      b, pointer, arith::MulIOp::create(b, meta.getOffset(), cst(b, bytes)));
+}
+
 /// Whether `buffer`'s rows start on `alignment`-byte boundaries (i1): its
 /// first element and its row stride.
 static Value rowsAligned(ImplicitLocOpBuilder &b, Value buffer,
@@ -225,9 +170,7 @@ static Value rowsAligned(ImplicitLocOpBuilder &b, Value buffer,
   auto type = cast<MemRefType>(buffer.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   auto meta = memref::ExtractStridedMetadataOp::create(b, buffer);
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, buffer);
-  Value first = arith::AddIOp::create(
-      b, pointer, arith::MulIOp::create(b, meta.getOffset(), cst(b, bytes)));
+  Value first = firstElementAddress(b, buffer);
   Value rowBytes =
       arith::MulIOp::create(b, meta.getStrides()[0], cst(b, bytes));
   auto aligned = [&](Value v) {
@@ -261,7 +204,7 @@ static Value chooseVectors(ImplicitLocOpBuilder &b, const BagKernel &k) {
 
 /// The lanes per bag: the power of two from 1 to 32 that covers the
 /// row's loads (`loadsPerRow`), or 32.
-static Value lanesFor(ImplicitLocOpBuilder &b, Value loadsPerRow) {
+Value gpu_lowering::lanesFor(ImplicitLocOpBuilder &b, Value loadsPerRow) {
   Value lanes = cst(b, kMaxLanesPerBag);
   for (int64_t p = kMaxLanesPerBag / 2; p >= 1; p /= 2)
     lanes = arith::SelectOp::create(
@@ -285,9 +228,6 @@ static void chooseLanes(ImplicitLocOpBuilder &b, BagKernel &k) {
   k.bagsPerBlock = arith::DivUIOp::create(b, cst(b, kBlockSize), k.lanesPerBag);
 }
 
-/// The threads' code of a launch, at a thread's block and thread ids.
-using ThreadBuilder =
-    function_ref<void(ImplicitLocOpBuilder &, Value block, Value thread)>;
 
 /// A gpu.launch of the threads' code over `numBlocks` blocks, stream-ordered
 /// and asynchronous: its stream is a `gpu.wait async`, which the runtime
@@ -316,7 +256,7 @@ static void buildAsyncLaunch(ImplicitLocOpBuilder &b, ThreadBuilder thread,
 
 /// Runs the threads' code over `numBlocks` blocks: a gpu.launch, or two
 /// nested scf.parallel loops on the host.
-static void buildLaunch(ImplicitLocOpBuilder &b, ThreadBuilder thread,
+void gpu_lowering::buildLaunch(ImplicitLocOpBuilder &b, ThreadBuilder thread,
                         Value numBlocks, bool hostLoops, bool hostWaits) {
   Value zero = cst(b, 0);
   if (hostLoops) {
@@ -363,7 +303,7 @@ static void declareStatusWordFunction(ModuleOp module) {
 
 /// The flag word the kernel's checks set, zeroed: the runtime's word on
 /// the GPU, or a stack slot for host loops.
-static Value allocateFlag(ImplicitLocOpBuilder &b, bool hostLoops) {
+Value gpu_lowering::allocateFlag(ImplicitLocOpBuilder &b, bool hostLoops) {
   auto type = MemRefType::get({1}, b.getI32Type());
   Value flag = hostLoops ? memref::AllocaOp::create(b, type).getResult()
                          : func::CallOp::create(b, kStatusWordFunction,
@@ -478,6 +418,114 @@ static void buildBatchThread(ImplicitLocOpBuilder &b,
   scf::YieldOp::create(b);
 }
 
+/// The bags of a packed or offsets op.
+static BagBounds getBounds(ImplicitLocOpBuilder &b, BagOpInterface op) {
+  Value rows = dim(b, op.getIndices(), 0);
+  if (op.getBagForm() == BagForm::Packed)
+    return BagBounds::fromPacked(b, b.getLoc(), rows,
+                                 dim(b, op.getIndices(), 1));
+  return BagBounds::fromOffsets(b, b.getLoc(), readBuffer(b, op.getBags()),
+                                rows, op.getIncludeLastOffset());
+}
+
+/// num_segments as an index, none when negative (a broken contract that
+/// the host's checks stop on).
+static Value numSegments(ImplicitLocOpBuilder &b, BagOpInterface op) {
+  return arith::MaxSIOp::create(b, toIndex(b, op.getMixedNumSegments()),
+                                cst(b, 0));
+}
+
+BagKernel
+gpu_lowering::buildBagKernel(ImplicitLocOpBuilder &b, BagOpInterface op,
+                           const KernelChecks &checks,
+                           const ConvertEmbBagToGPUOptions &options) {
+  bool packed = op.getBagForm() == BagForm::Packed;
+  auto flatten = [&](Value v) { return packed ? flattenBags(b, v) : v; };
+  Value table = flattenTable(b, op.getTable());
+  BagKernel k;
+  k.reduction = op.getReduction();
+  k.table = readBuffer(b, table);
+  k.indices = readBuffer(b, flatten(op.getIndices()));
+  if (op.getWeights())
+    k.weights = readBuffer(b, flatten(op.getWeights()));
+  if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
+    k.defaultIndex = toIndex(b, *d);
+  if (Value padding = op.getPaddingIdx())
+    k.paddingIdx = toIndex(b, padding);
+  k.numEmb = dim(b, table, 0);
+  k.resultType = getElementTypeOrSelf(op->getResult(0).getType());
+  k.rowLength = dim(b, table, 1);
+  k.rowwiseBits = rowwiseBits(op);
+  if (k.rowwiseBits) {
+    // A row's bytes: the codes, then an f32 scale and bias (8-bit codes)
+    // or f16 ones. Only 8-bit codes may leave the row length to the
+    // table (the verifier).
+    int64_t tailBytes = k.rowwiseBits == 8 ? 8 : 4;
+    k.scaleColumn =
+        b.createOrFold<arith::SubIOp>(k.rowLength, cst(b, tailBytes));
+    auto resultType = cast<ShapedType>(op->getResult(0).getType());
+    k.rowLength = resultType.isDynamicDim(1)
+                      ? k.scaleColumn
+                      : cst(b, resultType.getDimSize(1));
+  }
+  if (op.getBagForm() == BagForm::Segments) {
+    k.segmentIds = readBuffer(b, op.getBags());
+    k.bounds = sortedSegmentBounds(b, k.segmentIds, numSegments(b, op));
+    k.segmentIdsBit = checks.getBit(contract::Rule::SegmentIdsInRange);
+    if (k.segmentIdsBit)
+      k.unsortedBit = kUnsortedBit;
+  } else {
+    k.bounds = getBounds(b, op);
+  }
+  Type element = getElementTypeOrSelf(table.getType());
+  k.vectorLength = k.rowwiseBits
+                       ? codeWordBits(k.rowwiseBits) / k.rowwiseBits
+                       : kVectorBytes * 8 / element.getIntOrFloatBitWidth();
+  k.rowsInFlight = options.rowsInFlight;
+  k.onDevice = !options.hostLoops;
+  k.offsetsBit = checks.getBit(contract::Rule::OffsetsInIndices);
+  k.indicesBit = checks.getBit(contract::Rule::IndicesInTable);
+  return k;
+}
+
+/// Before the launch: with no segments, every id breaks the range rule,
+/// and no thread runs to flag it. Or'ed into the word, which the other
+/// kernels of a launch may share.
+void gpu_lowering::flagIdsWithoutSegments(ImplicitLocOpBuilder &b,
+                                        const BagKernel &k) {
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+  };
+  Value broken = arith::AndIOp::create(
+      b, eq(k.bounds.numBags, cst(b, 0)),
+      arith::XOrIOp::create(
+          b, eq(k.bounds.numIndices, cst(b, 0)),
+          arith::ConstantOp::create(b, b.getBoolAttr(true))));
+  Value i32 = arith::ExtUIOp::create(b, b.getI32Type(), broken);
+  Value bits = arith::MulIOp::create(
+      b, i32,
+      arith::ConstantOp::create(b, b.getI32IntegerAttr(k.segmentIdsBit)));
+  Value word = memref::LoadOp::create(b, k.flag, ValueRange{cst(b, 0)});
+  memref::StoreOp::create(b, arith::OrIOp::create(b, word, bits), k.flag,
+                          ValueRange{cst(b, 0)});
+}
+
+void gpu_lowering::reportFlags(ImplicitLocOpBuilder &b, Operation *op,
+                             KernelChecks &checks, const BagKernel &k,
+                             Value flags) {
+  checks.reportFlags(flags);
+  if (!k.unsortedBit)
+    return;
+  Value bit = arith::ConstantOp::create(b, b.getI32IntegerAttr(kUnsortedBit));
+  Value sorted = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, flags, bit),
+      arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
+  emitAssert(b, op, sorted,
+             "segment ids not sorted: embbag.segments on the GPU needs "
+             "sorted segment ids");
+}
+
+
 namespace {
 
 /// The lowering of bag ops into launches: of one op, or of a batch of them
@@ -498,7 +546,7 @@ public:
       emitDestinationChecks(b, op, kHostCheckVectorBits);
     }
     BagKernel &k = hk.k;
-    k = buildOperands(b, op, *hk.checks);
+    k = buildBagKernel(b, op, *hk.checks, options);
     hk.dest = findDestination(op);
     if (hk.dest)
       k.out = collapseDestination(b, hk.dest.getDest());
@@ -565,150 +613,7 @@ public:
                                        hk.op.getTable(), hk.k.bounds.numBags));
   }
 
-  /// Lowers the dense gradient op `grad` (GradKernel.h): the forward op's
-  /// host checks, the table gradient's kernel, then with weights the
-  /// weights gradient's two, and the device's flags.
-  void lowerGrad(ImplicitLocOpBuilder &b, RewriterBase &rewriter,
-                 const GradOpView &grad) const {
-    Operation *op = grad.op;
-    BagOpInterface forward = buildForwardOp(b, op);
-    KernelChecks checks(b, op, kHostCheckVectorBits);
-    if (options.checks) {
-      (void)checks.evaluate(contract::getContract(forward));
-      emitDestinationChecks(b, op, kHostCheckVectorBits);
-    }
-    GradKernel k;
-    k.bags = buildOperands(b, forward, checks);
-    rewriter.eraseOp(forward);
-    k.dy = readBuffer(b, flattenTable(b, grad.dy));
-    GradResults results = buildGradResults(b, grad, k);
-    Value owners = chooseOwners(b, k);
-    bool checked = checks.hasKernelClauses();
-    if (checked) {
-      k.bags.flag = allocateFlag(b, options.hostLoops);
-      if (k.bags.segmentIdsBit)
-        flagIdsWithoutSegments(b, k.bags);
-    }
-    buildLaunch(
-        b,
-        [&](ImplicitLocOpBuilder &tb, Value block, Value thread) {
-          buildTableGradThread(tb, k, block, thread);
-        },
-        owners, options.hostLoops, checked && !k.weightsGrad);
-    if (k.weightsGrad)
-      launchWeightsGrad(b, k, checked);
-    if (checked)
-      reportFlags(b, op, checks, k.bags,
-                  memref::LoadOp::create(b, k.bags.flag, ValueRange{cst(b, 0)}));
-    results.replace(b, rewriter, grad, k);
-  }
-
 private:
-  /// The buffers of a gradient op's results: a destination's, or a new
-  /// tensor's (`inits`, null for a destination).
-  struct GradResults {
-    SmallVector<bufferization::MaterializeInDestinationOp> dests;
-    SmallVector<Value> inits;
-
-    /// Replaces the op's results by the buffers the kernels wrote.
-    void replace(ImplicitLocOpBuilder &b, RewriterBase &rewriter,
-                 const GradOpView &grad, const GradKernel &k) {
-      Operation *op = grad.op;
-      SmallVector<Value> buffers{k.tableGrad};
-      if (k.weightsGrad)
-        buffers.push_back(k.weightsGrad);
-      for (auto [i, result] : llvm::enumerate(op->getResults())) {
-        if (dests[i]) {
-          rewriter.eraseOp(dests[i]);
-          continue;
-        }
-        Value flat = bufferization::ToTensorOp::create(
-            b, inits[i].getType(), buffers[i], b.getUnitAttr(),
-            b.getUnitAttr());
-        Value value =
-            i == 0 ? unflattenResult(b, flat,
-                                     cast<RankedTensorType>(result.getType()),
-                                     grad.table, k.bags.numEmb)
-                   : unflattenWeights(b, flat, grad.weights);
-        rewriter.replaceAllUsesWith(result, value);
-      }
-      rewriter.eraseOp(op);
-    }
-  };
-
-  /// The result buffers of `grad`'s kernels, set in `k`.
-  static GradResults buildGradResults(ImplicitLocOpBuilder &b,
-                                      const GradOpView &grad, GradKernel &k) {
-    GradResults r;
-    for (Value result : grad.op->getResults())
-      r.dests.push_back(findDestination(result, grad.op));
-    r.inits.resize(r.dests.size());
-    Type element = getElementTypeOrSelf(grad.table.getType());
-    auto newBuffer = [&](SmallVector<int64_t> shape, ValueRange sizes,
-                         Value &init) -> Value {
-      SmallVector<Value> dynamic;
-      for (auto [size, value] : llvm::zip(shape, sizes))
-        if (ShapedType::isDynamic(size))
-          dynamic.push_back(value);
-      init = tensor::EmptyOp::create(
-          b, RankedTensorType::get(shape, element), dynamic);
-      return bufferization::ToBufferOp::create(
-          b, MemRefType::get(shape, element), init, UnitAttr());
-    };
-    int64_t row = cast<MemRefType>(k.bags.table.getType()).getDimSize(1);
-    int64_t numEmb = cast<MemRefType>(k.bags.table.getType()).getDimSize(0);
-    k.tableGrad = r.dests[0]
-                      ? collapseDestination(b, r.dests[0].getDest())
-                      : newBuffer({numEmb, row},
-                                  ValueRange{k.bags.numEmb, k.bags.rowLength},
-                                  r.inits[0]);
-    if (grad.weights)
-      k.weightsGrad =
-          r.dests[1] ? flattenDestination(b, r.dests[1].getDest())
-                     : newBuffer({ShapedType::kDynamic},
-                                 ValueRange{k.bags.bounds.numIndices},
-                                 r.inits[1]);
-    return r;
-  }
-
-  /// Sets the lanes per row and rows per block of the table gradient's
-  /// kernel, and its groups of lanes; returns its blocks: enough for a
-  /// group per row, at least one (its group 0 checks the indices) and at
-  /// most kMaxOwnerBlocks.
-  static Value chooseOwners(ImplicitLocOpBuilder &b, GradKernel &k) {
-    BagKernel &bags = k.bags;
-    bags.lanesPerBag = lanesFor(b, bags.rowLength);
-    bags.bagsPerBlock =
-        arith::DivUIOp::create(b, cst(b, kBlockSize), bags.lanesPerBag);
-    Value blocks = arith::CeilDivUIOp::create(b, bags.numEmb, bags.bagsPerBlock);
-    blocks = arith::MinUIOp::create(
-        b, arith::MaxUIOp::create(b, blocks, cst(b, 1)),
-        cst(b, kMaxOwnerBlocks));
-    k.numOwners = arith::MulIOp::create(b, blocks, bags.bagsPerBlock);
-    return blocks;
-  }
-
-  /// The weights gradient's launches: zeros, then the bags' positions.
-  void launchWeightsGrad(ImplicitLocOpBuilder &b, const GradKernel &k,
-                         bool hostWaits) const {
-    auto blocksFor = [&](Value threads) -> Value {
-      return arith::CeilDivUIOp::create(b, threads, cst(b, kBlockSize));
-    };
-    buildLaunch(
-        b,
-        [&](ImplicitLocOpBuilder &tb, Value block, Value thread) {
-          buildZeroWeightsGradThread(tb, k, block, thread);
-        },
-        blocksFor(k.bags.bounds.numIndices), options.hostLoops,
-        /*hostWaits=*/false);
-    buildLaunch(
-        b,
-        [&](ImplicitLocOpBuilder &tb, Value block, Value thread) {
-          buildWeightsGradThread(tb, k, block, thread);
-        },
-        blocksFor(k.bags.bounds.numBags), options.hostLoops, hostWaits);
-  }
-
   /// A new [num_bags, row] tensor for the result, whose buffer becomes
   /// `k.out`.
   static Value buildResultBuffer(ImplicitLocOpBuilder &b, BagOpInterface op,
@@ -733,120 +638,11 @@ private:
     return init;
   }
 
-  /// The kernel's buffers, sizes and clauses; `checks` gives the bits of
-  /// the device's rules.
-  BagKernel buildOperands(ImplicitLocOpBuilder &b, BagOpInterface op,
-                          const KernelChecks &checks) const {
-    bool packed = op.getBagForm() == BagForm::Packed;
-    auto flatten = [&](Value v) { return packed ? flattenBags(b, v) : v; };
-    Value table = flattenTable(b, op.getTable());
-    BagKernel k;
-    k.reduction = op.getReduction();
-    k.table = readBuffer(b, table);
-    k.indices = readBuffer(b, flatten(op.getIndices()));
-    if (op.getWeights())
-      k.weights = readBuffer(b, flatten(op.getWeights()));
-    if (std::optional<OpFoldResult> d = op.getMixedDefaultIndex())
-      k.defaultIndex = toIndex(b, *d);
-    if (Value padding = op.getPaddingIdx())
-      k.paddingIdx = toIndex(b, padding);
-    k.numEmb = dim(b, table, 0);
-    k.resultType = getElementTypeOrSelf(op->getResult(0).getType());
-    k.rowLength = dim(b, table, 1);
-    k.rowwiseBits = rowwiseBits(op);
-    if (k.rowwiseBits) {
-      // A row's bytes: the codes, then an f32 scale and bias (8-bit codes)
-      // or f16 ones. Only 8-bit codes may leave the row length to the
-      // table (the verifier).
-      int64_t tailBytes = k.rowwiseBits == 8 ? 8 : 4;
-      k.scaleColumn =
-          b.createOrFold<arith::SubIOp>(k.rowLength, cst(b, tailBytes));
-      auto resultType = cast<ShapedType>(op->getResult(0).getType());
-      k.rowLength = resultType.isDynamicDim(1)
-                        ? k.scaleColumn
-                        : cst(b, resultType.getDimSize(1));
-    }
-    if (op.getBagForm() == BagForm::Segments) {
-      k.segmentIds = readBuffer(b, op.getBags());
-      k.bounds = sortedSegmentBounds(b, k.segmentIds, numSegments(b, op));
-      k.segmentIdsBit = checks.getBit(contract::Rule::SegmentIdsInRange);
-      if (k.segmentIdsBit)
-        k.unsortedBit = kUnsortedBit;
-    } else {
-      k.bounds = getBounds(b, op);
-    }
-    Type element = getElementTypeOrSelf(table.getType());
-    k.vectorLength = k.rowwiseBits
-                         ? codeWordBits(k.rowwiseBits) / k.rowwiseBits
-                         : kVectorBytes * 8 / element.getIntOrFloatBitWidth();
-    k.rowsInFlight = options.rowsInFlight;
-    k.onDevice = !options.hostLoops;
-    k.offsetsBit = checks.getBit(contract::Rule::OffsetsInIndices);
-    k.indicesBit = checks.getBit(contract::Rule::IndicesInTable);
-    return k;
-  }
-
-  /// The bags of a packed or offsets op.
-  static BagBounds getBounds(ImplicitLocOpBuilder &b, BagOpInterface op) {
-    Value rows = dim(b, op.getIndices(), 0);
-    if (op.getBagForm() == BagForm::Packed)
-      return BagBounds::fromPacked(b, b.getLoc(), rows,
-                                   dim(b, op.getIndices(), 1));
-    return BagBounds::fromOffsets(b, b.getLoc(), readBuffer(b, op.getBags()),
-                                  rows, op.getIncludeLastOffset());
-  }
-
-  /// num_segments as an index, none when negative (a broken contract that
-  /// the host's checks stop on).
-  static Value numSegments(ImplicitLocOpBuilder &b, BagOpInterface op) {
-    return arith::MaxSIOp::create(b, toIndex(b, op.getMixedNumSegments()),
-                                  cst(b, 0));
-  }
-
-  /// Before the launch: with no segments, every id breaks the range rule,
-  /// and no thread runs to flag it. Or'ed into the word, which the other
-  /// kernels of a launch may share.
-  static void flagIdsWithoutSegments(ImplicitLocOpBuilder &b,
-                                     const BagKernel &k) {
-    auto eq = [&](Value x, Value y) {
-      return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
-    };
-    Value broken = arith::AndIOp::create(
-        b, eq(k.bounds.numBags, cst(b, 0)),
-        arith::XOrIOp::create(
-            b, eq(k.bounds.numIndices, cst(b, 0)),
-            arith::ConstantOp::create(b, b.getBoolAttr(true))));
-    Value i32 = arith::ExtUIOp::create(b, b.getI32Type(), broken);
-    Value bits = arith::MulIOp::create(
-        b, i32,
-        arith::ConstantOp::create(b, b.getI32IntegerAttr(k.segmentIdsBit)));
-    Value word = memref::LoadOp::create(b, k.flag, ValueRange{cst(b, 0)});
-    memref::StoreOp::create(b, arith::OrIOp::create(b, word, bits), k.flag,
-                            ValueRange{cst(b, 0)});
-  }
-
   /// Reports the device's rules from the kernel's `flags` (in the bits the
-  /// checks read), then ids that are in range but not sorted: a limit of
-  /// the GPU's segments, not a broken contract.
+  /// checks read), then ids that are in range but not sorted.
   static void reportFlags(ImplicitLocOpBuilder &b, HostKernel &hk,
                           Value flags) {
-    reportFlags(b, hk.op, *hk.checks, hk.k, flags);
-  }
-
-  /// reportFlags of the kernel `k` of `op`, whose checks are `checks`.
-  static void reportFlags(ImplicitLocOpBuilder &b, Operation *op,
-                          KernelChecks &checks, const BagKernel &k,
-                          Value flags) {
-    checks.reportFlags(flags);
-    if (!k.unsortedBit)
-      return;
-    Value bit = arith::ConstantOp::create(b, b.getI32IntegerAttr(kUnsortedBit));
-    Value sorted = arith::CmpIOp::create(
-        b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, flags, bit),
-        arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
-    emitAssert(b, op, sorted,
-               "segment ids not sorted: embbag.segments on the GPU needs "
-               "sorted segment ids");
+    gpu_lowering::reportFlags(b, hk.op, *hk.checks, hk.k, flags);
   }
 
   ConvertEmbBagToGPUOptions options;
@@ -866,29 +662,6 @@ struct BagOpToGPU : public OpInterfaceRewritePattern<BagOpInterface> {
     HostKernel hk = lowering.prepare(b, op);
     lowering.launch(b, hk);
     KernelLowering::finish(b, rewriter, hk);
-    return success();
-  }
-
-private:
-  ConvertEmbBagToGPUOptions options;
-};
-
-/// Lowers the gradient ops this lowering takes.
-struct GradOpToGPU : public RewritePattern {
-  GradOpToGPU(MLIRContext *ctx, const ConvertEmbBagToGPUOptions &options)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
-        options(options) {}
-
-  LogicalResult matchAndRewrite(Operation *op,
-                                PatternRewriter &rewriter) const override {
-    std::optional<GradOpView> grad = viewGradOp(op);
-    if (!grad)
-      return failure();
-    if (std::optional<StringRef> reason =
-            getTrainingUnsupportedReason(op, options.hostLoops))
-      return rewriter.notifyMatchFailure(op, *reason);
-    ImplicitLocOpBuilder b(op->getLoc(), rewriter);
-    KernelLowering(options).lowerGrad(b, rewriter, *grad);
     return success();
   }
 
@@ -968,14 +741,15 @@ struct ConvertEmbBagToGPUPass
     }
     if (!leaveUnsupported && failed(refuseUnsupported()))
       return signalPassFailure();
-    if (checks && !hostLoops && failed(declareRuntime()))
+    if (!hostLoops && failed(declareRuntime()))
       return signalPassFailure();
     ConvertEmbBagToGPUOptions options{checks, hostLoops, rowsInFlight,
                                       leaveUnsupported, batchTables};
     if (batchTables)
       ::batchTables(getOperation(), options);
     RewritePatternSet patterns(&getContext());
-    patterns.add<BagOpToGPU, GradOpToGPU>(&getContext(), options);
+    patterns.add<BagOpToGPU>(&getContext(), options);
+    populateTrainingOpToGPUPatterns(patterns, options);
     lowering::rewriteEach(
         getOperation(),
         [](Operation *op) {
@@ -984,23 +758,33 @@ struct ConvertEmbBagToGPUPass
         std::move(patterns));
   }
 
-  /// Declares the runtime's status word function, which the checked
-  /// kernels call: in the module the pass runs on, since a pass on a
-  /// function must not add to its parent.
+  /// Declares the runtime functions the kernels call: the status word of
+  /// the checked ones, the scratch memory of the training ops that need
+  /// it. In the module the pass runs on, since a pass on a function must
+  /// not add to its parent.
   LogicalResult declareRuntime() {
-    bool any = false;
+    bool anyKernel = false, anyScratch = false;
     getOperation()->walk([&](Operation *op) {
-      any |= isa<BagOpInterface>(op) || isTrainingOp(op);
+      bool training = isTrainingOp(op) &&
+                      !getTrainingUnsupportedReason(op, /*hostLoops=*/false);
+      anyKernel |= isa<BagOpInterface>(op) || training;
+      anyScratch |= training && needsScratch(op);
     });
-    if (!any)
+    bool status = checks && anyKernel;
+    if (!status && !anyScratch)
       return success();
     auto module = dyn_cast<ModuleOp>(getOperation());
     if (!module)
       return emitError(getOperation()->getLoc())
-             << "convert-embbag-to-gpu with checks must run on a module: it "
+             << "convert-embbag-to-gpu must run on a module here: it "
                 "declares the runtime function "
-             << kStatusWordFunction << " there";
-    declareStatusWordFunction(module);
+             << (status ? StringRef(kStatusWordFunction)
+                        : StringRef("embbagCudaScratch"))
+             << " there";
+    if (status)
+      declareStatusWordFunction(module);
+    if (anyScratch)
+      declareScratchFunction(module);
     return success();
   }
 

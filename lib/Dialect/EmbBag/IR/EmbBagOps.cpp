@@ -880,6 +880,31 @@ SegmentsGradOp::reifyResultShapes(OpBuilder &b,
   return reifyGradShapes(*this, b, shapes);
 }
 
+template <typename OpT>
+static LogicalResult reifyUpdateShapes(OpT op, OpBuilder &b,
+                                       ReifiedRankedShapedTypeDims &shapes) {
+  shapes.push_back(tensor::getMixedSizes(b, op.getLoc(), op.getTable()));
+  if (Value state = op.getState())
+    shapes.push_back(tensor::getMixedSizes(b, op.getLoc(), state));
+  return success();
+}
+
+LogicalResult
+PackedUpdateOp::reifyResultShapes(OpBuilder &b,
+                                  ReifiedRankedShapedTypeDims &shapes) {
+  return reifyUpdateShapes(*this, b, shapes);
+}
+LogicalResult
+OffsetsUpdateOp::reifyResultShapes(OpBuilder &b,
+                                   ReifiedRankedShapedTypeDims &shapes) {
+  return reifyUpdateShapes(*this, b, shapes);
+}
+LogicalResult
+SegmentsUpdateOp::reifyResultShapes(OpBuilder &b,
+                                    ReifiedRankedShapedTypeDims &shapes) {
+  return reifyUpdateShapes(*this, b, shapes);
+}
+
 LogicalResult PackedGradOp::verify() {
   return verifyGradOp(*this, verifyPackedClauses(*this));
 }

@@ -88,7 +88,10 @@ class EmbBag_GradOp<string form, dag clauses, string clauseFormat>
 // The table of the forward op of `form` after one optimizer step on its
 // gradient, given `dy`.
 class EmbBag_UpdateOp<string form, dag clauses, string clauseFormat>
-    : EmbBag_TrainingOp<form # "_update"> {
+    : EmbBag_TrainingOp<form # "_update", [
+        // The results' shapes are the table's and the state's.
+        DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                  ["reifyResultShapes"]>]> {
   let arguments = !con((ins EmbBag_ReductionAttr:$reduction,
                             EmbBag_OptimizerAttr:$optimizer,
                             EmbBag_FloatScalar:$learning_rate,

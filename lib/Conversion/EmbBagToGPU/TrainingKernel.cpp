@@ -1,0 +1,627 @@
+//===- TrainingKernel.cpp - The GPU kernels of the training ops -----------===//
+//
+// The threads' code of the training ops' kernels (TrainingKernel.h). Lanes
+// split a row element by element: a group of lanes reads a row's
+// consecutive elements, so that its loads and stores coalesce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TrainingKernel.h"
+
+#include "embbag/Conversion/EmbBagCommon/ContractChecks.h"
+#include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::embbag;
+using namespace mlir::embbag::lowering;
+using namespace mlir::embbag::gpu_lowering;
+
+/// `buffer[indices]` at its natural alignment (BagKernel.cpp's loadElement:
+/// NVPTX splits an i64 load whose alignment it does not know).
+static Value load(ImplicitLocOpBuilder &b, Value buffer, ValueRange indices) {
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  return memref::LoadOp::create(b, buffer, indices, /*nontemporal=*/false,
+                                llvm::Align(element.getIntOrFloatBitWidth() /
+                                            8));
+}
+
+/// The value `v` of float type as `type`.
+static Value convert(ImplicitLocOpBuilder &b, Value v, Type type) {
+  unsigned from = v.getType().getIntOrFloatBitWidth();
+  if (v.getType() == type)
+    return v;
+  if (from < type.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, type, v);
+  return arith::TruncFOp::create(b, type, v);
+}
+
+static Value f32(ImplicitLocOpBuilder &b, double v) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
+}
+
+static Value cmp(ImplicitLocOpBuilder &b, arith::CmpIPredicate predicate,
+                 Value x, Value y) {
+  return arith::CmpIOp::create(b, predicate, x, y);
+}
+
+/// The index read at position `pos`, as an index.
+static Value loadRow(ImplicitLocOpBuilder &b, const BagKernel &k, Value pos) {
+  return arith::IndexCastOp::create(b, b.getIndexType(),
+                                    load(b, k.indices, pos));
+}
+
+/// Whether `row` is a row of the table (i1).
+static Value isInTable(ImplicitLocOpBuilder &b, const BagKernel &k,
+                       Value row) {
+  return arith::AndIOp::create(
+      b, cmp(b, arith::CmpIPredicate::sge, row, cst(b, 0)),
+      cmp(b, arith::CmpIPredicate::slt, row, k.numEmb));
+}
+
+/// Whether `row`, in the table, is read (i1): not the padding row.
+static Value isTaken(ImplicitLocOpBuilder &b, const BagKernel &k, Value row,
+                     Value inTable) {
+  if (!k.paddingIdx)
+    return inTable;
+  return arith::AndIOp::create(
+      b, inTable, cmp(b, arith::CmpIPredicate::ne, row, k.paddingIdx));
+}
+
+/// The weight of position `pos` in f32.
+static Value loadWeight(ImplicitLocOpBuilder &b, const BagKernel &k,
+                        Value pos) {
+  return convert(b, load(b, k.weights, pos), b.getF32Type());
+}
+
+static void buildIf(ImplicitLocOpBuilder &b, Value condition,
+                    function_ref<void(ImplicitLocOpBuilder &)> body) {
+  scf::IfOp::create(b, condition, [&](OpBuilder &nested, Location loc) {
+    ImplicitLocOpBuilder tb(loc, nested);
+    body(tb);
+    scf::YieldOp::create(tb);
+  });
+}
+
+/// A loop over [lo, hi) by `step` carrying `inits`; `body` returns the
+/// next values.
+static ValueRange
+buildLoop(ImplicitLocOpBuilder &b, Value lo, Value hi, Value step,
+          ValueRange inits,
+          function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value,
+                                          ValueRange)>
+              body) {
+  auto loop = scf::ForOp::create(
+      b, lo, hi, step, inits,
+      [&](OpBuilder &nested, Location loc, Value i, ValueRange iter) {
+        ImplicitLocOpBuilder lb(loc, nested);
+        scf::YieldOp::create(lb, body(lb, i, iter));
+      });
+  return loop.getResults();
+}
+
+/// a * x + c, rounded once. On the device it is LLVM's intrinsic:
+/// convert-gpu-to-nvvm would turn math.fma into a call into libdevice
+/// (BagKernel.h, `onDevice`).
+static Value fma(ImplicitLocOpBuilder &b, const BagKernel &k, Value a, Value x,
+                 Value c) {
+  if (!k.onDevice)
+    return math::FmaOp::create(b, a, x, c);
+  return LLVM::CallIntrinsicOp::create(b, a.getType(),
+                                       b.getStringAttr("llvm.fma.f32"),
+                                       ValueRange{a, x, c})
+      .getResult(0);
+}
+
+/// The square root of the f32 `x`; on the device LLVM's intrinsic.
+static Value sqrt(ImplicitLocOpBuilder &b, const BagKernel &k, Value x) {
+  if (!k.onDevice)
+    return math::SqrtOp::create(b, x);
+  return LLVM::CallIntrinsicOp::create(b, x.getType(),
+                                       b.getStringAttr("llvm.sqrt.f32"),
+                                       ValueRange{x})
+      .getResult(0);
+}
+
+/// 1 / sqrt(x) for sqrtn, 1 / x for mean, and 0 when `x` is 0 (a bag
+/// that reads no row: no position takes its scale).
+static Value reciprocalScale(ImplicitLocOpBuilder &b, const BagKernel &k,
+                             Value x) {
+  Value divisor = k.reduction == Reduction::sqrtn ? sqrt(b, k, x) : x;
+  Value isZero = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, x,
+                                       f32(b, 0.0));
+  return arith::SelectOp::create(
+      b, isZero, f32(b, 0.0), arith::DivFOp::create(b, f32(b, 1.0), divisor));
+}
+
+//===----------------------------------------------------------------------===//
+// Max's winners
+//===----------------------------------------------------------------------===//
+
+/// The position's thread id: block * kBlockSize + thread.
+static Value globalId(ImplicitLocOpBuilder &b, Value block, Value thread) {
+  return arith::AddIOp::create(
+      b, arith::MulIOp::create(b, block, cst(b, kBlockSize)), thread);
+}
+
+void mlir::embbag::gpu_lowering::buildWinnersThread(ImplicitLocOpBuilder &b,
+                                                    const TrainingKernel &k,
+                                                    Value block, Value thread) {
+  const BagKernel &bags = k.bags;
+  Value bag = globalId(b, block, thread);
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, bag, bags.bounds.numBags),
+          [&](ImplicitLocOpBuilder &tb) {
+    auto [start, end] = getCheckedRange(tb, bags, bag);
+    Value none = arith::ConstantOp::create(tb, tb.getI64IntegerAttr(-1));
+    Value lowest = f32(tb, -std::numeric_limits<float>::infinity());
+    buildLoop(
+        tb, cst(tb, 0), bags.rowLength, cst(tb, 1), ValueRange{},
+        [&](ImplicitLocOpBuilder &cb, Value col, ValueRange) {
+          // The CPU's rule: a position wins when it is the first taken
+          // one, or greater than the maximum so far (ordered).
+          ValueRange best = buildLoop(
+              cb, start, end, cst(cb, 1), ValueRange{lowest, none},
+              [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
+                Value row = loadRow(lb, bags, pos);
+                Value taken = isTaken(lb, bags, row, isInTable(lb, bags, row));
+                auto ifOp = scf::IfOp::create(
+                    lb, taken,
+                    [&](OpBuilder &nested, Location loc) {
+                      ImplicitLocOpBuilder ib(loc, nested);
+                      Value v = convert(
+                          ib, load(ib, bags.table, ValueRange{row, col}),
+                          ib.getF32Type());
+                      Value wins = arith::OrIOp::create(
+                          ib,
+                          arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT,
+                                                v, iter[0]),
+                          cmp(ib, arith::CmpIPredicate::eq, iter[1], none));
+                      Value p = arith::IndexCastOp::create(
+                          ib, ib.getI64Type(), pos);
+                      scf::YieldOp::create(
+                          ib, ValueRange{
+                                  arith::SelectOp::create(ib, wins, v, iter[0]),
+                                  arith::SelectOp::create(ib, wins, p,
+                                                          iter[1])});
+                    },
+                    [&](OpBuilder &nested, Location loc) {
+                      scf::YieldOp::create(nested, loc, iter);
+                    });
+                return SmallVector<Value>(ifOp.getResults());
+              });
+          memref::StoreOp::create(cb, best[1], k.winners,
+                                  ValueRange{bag, col});
+          return SmallVector<Value>{};
+        });
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The row owners
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A group of lanes of the row owners' kernel.
+struct Owner {
+  const TrainingKernel &k;
+  Value group, lane;
+  const BagKernel &bags() const { return k.bags; }
+  bool scaled() const {
+    return bags().reduction == Reduction::mean ||
+           bags().reduction == Reduction::sqrtn;
+  }
+  /// Where the group sums its rows' gradients.
+  Value accumulator() const { return k.rowGrads ? k.rowGrads : k.tableGrad; }
+  Type accumulatorType() const {
+    return cast<MemRefType>(accumulator().getType()).getElementType();
+  }
+};
+
+} // namespace
+
+/// Runs `body` for the lane's columns of a row: lane, lane + lanes, ...
+static void forEachColumn(ImplicitLocOpBuilder &b, const Owner &o,
+                          function_ref<void(ImplicitLocOpBuilder &, Value)> body) {
+  buildLoop(b, o.lane, o.bags().rowLength, o.bags().lanesPerBag, ValueRange{},
+            [&](ImplicitLocOpBuilder &lb, Value col, ValueRange) {
+              body(lb, col);
+              return SmallVector<Value>{};
+            });
+}
+
+/// Runs `body` for each row the group owns.
+static void forEachOwnedRow(
+    ImplicitLocOpBuilder &b, const Owner &o,
+    function_ref<void(ImplicitLocOpBuilder &, Value)> body) {
+  buildLoop(b, o.group, o.bags().numEmb, o.k.numOwners, ValueRange{},
+            [&](ImplicitLocOpBuilder &lb, Value row, ValueRange) {
+              body(lb, row);
+              return SmallVector<Value>{};
+            });
+}
+
+/// Whether the group owns `row`, a taken row of the table (i1).
+static Value isOwned(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
+  return cmp(b, arith::CmpIPredicate::eq,
+             arith::RemUIOp::create(b, row, o.k.numOwners), o.group);
+}
+
+/// The lane's bit of `touched` (i32).
+static Value laneBit(ImplicitLocOpBuilder &b, const Owner &o) {
+  Value lane = arith::IndexCastOp::create(b, b.getI32Type(), o.lane);
+  return arith::ShLIOp::create(
+      b, arith::ConstantOp::create(b, b.getI32IntegerAttr(1)), lane);
+}
+
+/// The group's rows' accumulators zeroed, and for an update the lane's
+/// touched bits cleared.
+static void zeroOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
+  Value zero = convert(b, f32(b, 0.0), o.accumulatorType());
+  forEachOwnedRow(b, o, [&](ImplicitLocOpBuilder &rb, Value row) {
+    forEachColumn(rb, o, [&](ImplicitLocOpBuilder &cb, Value col) {
+      memref::StoreOp::create(cb, zero, o.accumulator(), ValueRange{row, col});
+    });
+    if (o.k.touched)
+      memref::AtomicRMWOp::create(
+          rb, arith::AtomicRMWKind::andi,
+          arith::XOrIOp::create(
+              rb, laneBit(rb, o),
+              arith::ConstantOp::create(rb, rb.getI32IntegerAttr(-1))),
+          o.k.touched, ValueRange{row});
+  });
+}
+
+/// mean's and sqrtn's scale of the bag of positions [start, end) (the CPU's
+/// `scale`: 1 / count, 1 / sqrt(count), weighted 1 / sqrt(sum w^2), over
+/// the taken positions), and whether it reads a row the group owns.
+static std::pair<Value, Value> scanBag(ImplicitLocOpBuilder &b,
+                                       const Owner &o, Value start,
+                                       Value end) {
+  const BagKernel &k = o.bags();
+  bool squares = k.reduction == Reduction::sqrtn && k.weights;
+  Value no = arith::ConstantOp::create(b, b.getBoolAttr(false));
+  ValueRange sums = buildLoop(
+      b, start, end, cst(b, 1), ValueRange{f32(b, 0.0), no},
+      [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
+        Value row = loadRow(lb, k, pos);
+        Value taken = isTaken(lb, k, row, isInTable(lb, k, row));
+        Value add = f32(lb, 1.0);
+        if (squares) {
+          Value w = loadWeight(lb, k, pos);
+          add = arith::MulFOp::create(lb, w, w);
+        }
+        Value norm = arith::AddFOp::create(
+            lb, iter[0], arith::SelectOp::create(lb, taken, add, f32(lb, 0.0)));
+        Value mine = arith::AndIOp::create(lb, taken, isOwned(lb, o, row));
+        return SmallVector<Value>{norm,
+                                  arith::OrIOp::create(lb, iter[1], mine)};
+      });
+  return {reciprocalScale(b, k, sums[0]), sums[1]};
+}
+
+/// Adds position `pos`'s share (of bag `bag`, reading `row`) to the row's
+/// accumulator: dy times the position's coefficient, or for max dy where
+/// the position won.
+static void addShare(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
+                     Value pos, Value row, Value scale) {
+  const BagKernel &k = o.bags();
+  bool isMax = k.reduction == Reduction::max;
+  Value coefficient = scale;
+  if (k.weights && !isMax) {
+    Value w = loadWeight(b, k, pos);
+    coefficient = scale ? arith::MulFOp::create(b, w, scale).getResult() : w;
+  }
+  Value position = arith::IndexCastOp::create(b, b.getI64Type(), pos);
+  forEachColumn(b, o, [&](ImplicitLocOpBuilder &cb, Value col) {
+    auto add = [&](ImplicitLocOpBuilder &ab) {
+      Value dy =
+          convert(ab, load(ab, o.k.dy, ValueRange{bag, col}), ab.getF32Type());
+      Value share =
+          coefficient ? arith::MulFOp::create(ab, dy, coefficient) : dy;
+      Value old = convert(ab, load(ab, o.accumulator(), ValueRange{row, col}),
+                          ab.getF32Type());
+      Value sum = arith::AddFOp::create(ab, old, share);
+      memref::StoreOp::create(ab, convert(ab, sum, o.accumulatorType()),
+                              o.accumulator(), ValueRange{row, col});
+    };
+    if (!isMax)
+      return add(cb);
+    Value won = cmp(cb, arith::CmpIPredicate::eq,
+                    load(cb, o.k.winners, ValueRange{bag, col}), position);
+    buildIf(cb, won, add);
+  });
+  if (o.k.touched)
+    memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::ori, laneBit(b, o),
+                                o.k.touched, ValueRange{row});
+}
+
+/// Adds the shares of bag `bag`'s positions [start, end) to the rows the
+/// group owns, in index order. When `isChecker` (i1) holds, the group also
+/// flags the indices outside the table (one group, not every group).
+static void addBag(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
+                   Value start, Value end, Value scale, Value isChecker) {
+  const BagKernel &k = o.bags();
+  buildLoop(
+      b, start, end, cst(b, 1), ValueRange{},
+      [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange) {
+        Value row = loadRow(lb, k, pos);
+        Value inTable = isInTable(lb, k, row);
+        if (k.indicesBit)
+          flagUnless(lb, k.flag,
+                     arith::OrIOp::create(
+                         lb, inTable,
+                         arith::XOrIOp::create(
+                             lb, isChecker,
+                             arith::ConstantOp::create(lb, lb.getBoolAttr(true)))),
+                     k.indicesBit);
+        Value mine = arith::AndIOp::create(lb, isTaken(lb, k, row, inTable),
+                                           isOwned(lb, o, row));
+        buildIf(lb, mine, [&](ImplicitLocOpBuilder &tb) {
+          addShare(tb, o, bag, pos, row, scale);
+        });
+        return SmallVector<Value>{};
+      });
+}
+
+/// Walks every bag, adding the shares of the positions that read the
+/// group's rows.
+static void addBags(ImplicitLocOpBuilder &b, const Owner &o) {
+  const BagKernel &bags = o.bags();
+  // Group 0 checks the indices and segment ids: every group reads them all.
+  Value isChecker = cmp(b, arith::CmpIPredicate::eq, o.group, cst(b, 0));
+  buildLoop(
+      b, cst(b, 0), bags.bounds.numBags, cst(b, 1), ValueRange{},
+      [&](ImplicitLocOpBuilder &lb, Value bag, ValueRange) {
+        auto [start, end] = getCheckedRange(lb, bags, bag);
+        if (bags.segmentIdsBit)
+          buildIf(lb, isChecker, [&](ImplicitLocOpBuilder &tb) {
+            checkSegment(tb, bags, bag, o.lane, start, end);
+          });
+        if (!o.scaled()) {
+          addBag(lb, o, bag, start, end, Value(), isChecker);
+          return SmallVector<Value>{};
+        }
+        // A second walk only for a bag that reads an owned row (or to
+        // check its indices).
+        auto [scale, owned] = scanBag(lb, o, start, end);
+        buildIf(lb, arith::OrIOp::create(lb, owned, isChecker),
+                [&](ImplicitLocOpBuilder &tb) {
+                  addBag(tb, o, bag, start, end, scale, isChecker);
+                });
+        return SmallVector<Value>{};
+      });
+}
+
+/// Whether the lane added to `row` (i1).
+static Value isTouched(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
+  Value bit = laneBit(b, o);
+  Value word = load(b, o.k.touched, ValueRange{row});
+  return cmp(b, arith::CmpIPredicate::ne, arith::AndIOp::create(b, word, bit),
+             arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
+}
+
+/// Copies element `indices` of `from` into `to` unless `inPlace` (i1).
+static void copyUnlessInPlace(ImplicitLocOpBuilder &b, Value inPlace,
+                              Value from, Value to, ValueRange indices) {
+  Value copy = arith::XOrIOp::create(
+      b, inPlace, arith::ConstantOp::create(b, b.getBoolAttr(true)));
+  buildIf(b, copy, [&](ImplicitLocOpBuilder &tb) {
+    memref::StoreOp::create(tb, load(tb, from, indices), to, indices);
+  });
+}
+
+/// w -= step * g on the lane's columns of `row`.
+static void applyStep(ImplicitLocOpBuilder &b, const Owner &o, Value row,
+                      Value step) {
+  const TrainingKernel &k = o.k;
+  Type type = cast<MemRefType>(k.updatedTable.getType()).getElementType();
+  Value minusStep = arith::NegFOp::create(b, step);
+  forEachColumn(b, o, [&](ImplicitLocOpBuilder &cb, Value col) {
+    Value g = load(cb, k.rowGrads, ValueRange{row, col});
+    Value w = convert(cb, load(cb, k.bags.table, ValueRange{row, col}),
+                      cb.getF32Type());
+    Value next = fma(cb, k.bags, minusStep, g, w);
+    memref::StoreOp::create(cb, convert(cb, next, type), k.updatedTable,
+                            ValueRange{row, col});
+  });
+}
+
+/// Row-wise Adagrad on `row` (one lane per row): state += mean(g^2), then
+/// w -= lr / (sqrt(state) + eps) * g.
+static void adagradStep(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
+  const TrainingKernel &k = o.k;
+  Value sumSquares =
+      buildLoop(b, cst(b, 0), k.bags.rowLength, cst(b, 1),
+                ValueRange{f32(b, 0.0)},
+                [&](ImplicitLocOpBuilder &lb, Value col, ValueRange iter) {
+                  Value g = load(lb, k.rowGrads, ValueRange{row, col});
+                  return SmallVector<Value>{arith::AddFOp::create(
+                      lb, iter[0], arith::MulFOp::create(lb, g, g))};
+                })[0];
+  Value rowLength = arith::UIToFPOp::create(
+      b, b.getF32Type(),
+      arith::IndexCastUIOp::create(b, b.getI64Type(), k.bags.rowLength));
+  Type stateType = cast<MemRefType>(k.updatedState.getType()).getElementType();
+  Value state = arith::AddFOp::create(
+      b, convert(b, load(b, k.state, ValueRange{row}), b.getF32Type()),
+      arith::DivFOp::create(b, sumSquares, rowLength));
+  memref::StoreOp::create(b, convert(b, state, stateType), k.updatedState,
+                          ValueRange{row});
+  Value step = arith::DivFOp::create(
+      b, k.learningRate, arith::AddFOp::create(b, sqrt(b, k.bags, state),
+                                               k.epsilon));
+  applyStep(b, o, row, step);
+}
+
+/// The optimizer's step on each row the group touched; with results in
+/// other memory than their operands, the other rows copied.
+static void stepOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
+  const TrainingKernel &k = o.k;
+  forEachOwnedRow(b, o, [&](ImplicitLocOpBuilder &rb, Value row) {
+    auto ifOp = scf::IfOp::create(rb, isTouched(rb, o, row),
+                                  /*withElseRegion=*/true);
+    {
+      ImplicitLocOpBuilder tb(rb.getLoc(), ifOp.getThenBodyBuilder());
+      if (k.state)
+        adagradStep(tb, o, row);
+      else
+        applyStep(tb, o, row, k.learningRate);
+    }
+    ImplicitLocOpBuilder eb(rb.getLoc(), ifOp.getElseBodyBuilder());
+    forEachColumn(eb, o, [&](ImplicitLocOpBuilder &cb, Value col) {
+      copyUnlessInPlace(cb, k.tableInPlace, k.bags.table, k.updatedTable,
+                        ValueRange{row, col});
+    });
+    if (k.state)
+      copyUnlessInPlace(eb, k.stateInPlace, k.state, k.updatedState,
+                        ValueRange{row});
+  });
+}
+
+/// An f16 or bf16 gradient: the group's f32 rows rounded into the result.
+static void roundOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
+  const TrainingKernel &k = o.k;
+  Type type = cast<MemRefType>(k.tableGrad.getType()).getElementType();
+  forEachOwnedRow(b, o, [&](ImplicitLocOpBuilder &rb, Value row) {
+    forEachColumn(rb, o, [&](ImplicitLocOpBuilder &cb, Value col) {
+      Value g = load(cb, k.rowGrads, ValueRange{row, col});
+      memref::StoreOp::create(cb, convert(cb, g, type), k.tableGrad,
+                              ValueRange{row, col});
+    });
+  });
+}
+
+void mlir::embbag::gpu_lowering::buildRowOwnersThread(ImplicitLocOpBuilder &b,
+                                                      const TrainingKernel &k,
+                                                      Value block,
+                                                      Value thread) {
+  const BagKernel &bags = k.bags;
+  Value lane = arith::RemUIOp::create(b, thread, bags.lanesPerBag);
+  Value group = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, block, bags.bagsPerBlock),
+      arith::DivUIOp::create(b, thread, bags.lanesPerBag));
+  // A group that owns no row has nothing to do, but group 0 checks.
+  Value works = cmp(b, arith::CmpIPredicate::ult, group,
+                    arith::MaxUIOp::create(b, bags.numEmb, cst(b, 1)));
+  buildIf(b, works, [&](ImplicitLocOpBuilder &tb) {
+    Owner o{k, group, lane};
+    zeroOwnedRows(tb, o);
+    addBags(tb, o);
+    if (k.isUpdate())
+      stepOwnedRows(tb, o);
+    else if (k.rowGrads)
+      roundOwnedRows(tb, o);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The weights gradient
+//===----------------------------------------------------------------------===//
+
+void mlir::embbag::gpu_lowering::buildZeroWeightsGradThread(
+    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block, Value thread) {
+  Value pos = globalId(b, block, thread);
+  Type type = cast<MemRefType>(k.weightsGrad.getType()).getElementType();
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, pos, k.bags.bounds.numIndices),
+          [&](ImplicitLocOpBuilder &tb) {
+            memref::StoreOp::create(tb, convert(tb, f32(tb, 0.0), type),
+                                    k.weightsGrad, ValueRange{pos});
+          });
+}
+
+/// dy[bag] . table[row], in f32, column by column.
+static Value dotWithDy(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value bag,
+                       Value row) {
+  return buildLoop(
+      b, cst(b, 0), k.bags.rowLength, cst(b, 1), ValueRange{f32(b, 0.0)},
+      [&](ImplicitLocOpBuilder &lb, Value col, ValueRange iter) {
+        Value dy = convert(lb, load(lb, k.dy, ValueRange{bag, col}),
+                           lb.getF32Type());
+        Value x = convert(lb, load(lb, k.bags.table, ValueRange{row, col}),
+                          lb.getF32Type());
+        return SmallVector<Value>{arith::AddFOp::create(
+            lb, iter[0], arith::MulFOp::create(lb, dy, x))};
+      })[0];
+}
+
+/// Runs `body` for each taken position of [start, end), with its row,
+/// carrying `inits`.
+static ValueRange forEachTaken(
+    ImplicitLocOpBuilder &b, const BagKernel &k, Value start, Value end,
+    ValueRange inits,
+    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value pos,
+                                    Value row, ValueRange)>
+        body) {
+  return buildLoop(
+      b, start, end, cst(b, 1), inits,
+      [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
+        Value row = loadRow(lb, k, pos);
+        Value taken = isTaken(lb, k, row, isInTable(lb, k, row));
+        auto ifOp = scf::IfOp::create(
+            lb, taken,
+            [&](OpBuilder &nested, Location loc) {
+              ImplicitLocOpBuilder tb(loc, nested);
+              scf::YieldOp::create(tb, body(tb, pos, row, iter));
+            },
+            [&](OpBuilder &nested, Location loc) {
+              scf::YieldOp::create(nested, loc, iter);
+            });
+        return SmallVector<Value>(ifOp.getResults());
+      });
+}
+
+void mlir::embbag::gpu_lowering::buildWeightsGradThread(
+    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block, Value thread) {
+  const BagKernel &bags = k.bags;
+  Value bag = globalId(b, block, thread);
+  Type type = cast<MemRefType>(k.weightsGrad.getType()).getElementType();
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, bag, bags.bounds.numBags),
+          [&](ImplicitLocOpBuilder &tb) {
+    auto [start, end] = getCheckedRange(tb, bags, bag);
+    // sqrtn: y = S / sqrt(Q), S = sum w_j x_j, Q = sum w_j^2, so with
+    // s = 1 / sqrt(Q) and D = sum_j w_j (dy . x_j):
+    // dL/dw_j = s (dy . x_j) - w_j D s^3 (the CPU kernel's formula).
+    Value s, bigD;
+    if (bags.reduction == Reduction::sqrtn) {
+      ValueRange sums = forEachTaken(
+          tb, bags, start, end, ValueRange{f32(tb, 0.0), f32(tb, 0.0)},
+          [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
+              ValueRange iter) {
+            Value w = loadWeight(ib, bags, pos);
+            Value d = dotWithDy(ib, k, bag, row);
+            return SmallVector<Value>{
+                arith::AddFOp::create(ib, iter[0],
+                                      arith::MulFOp::create(ib, w, w)),
+                arith::AddFOp::create(ib, iter[1],
+                                      arith::MulFOp::create(ib, w, d))};
+          });
+      s = reciprocalScale(tb, bags, sums[0]);
+      bigD = sums[1];
+    }
+    forEachTaken(
+        tb, bags, start, end, ValueRange{},
+        [&](ImplicitLocOpBuilder &ib, Value pos, Value row, ValueRange) {
+          Value grad = dotWithDy(ib, k, bag, row);
+          if (s) {
+            Value w = loadWeight(ib, bags, pos);
+            Value s3 = arith::MulFOp::create(
+                ib, arith::MulFOp::create(ib, s, s), s);
+            Value minus = arith::MulFOp::create(
+                ib, arith::MulFOp::create(ib, w, bigD), s3);
+            grad = arith::SubFOp::create(
+                ib, arith::MulFOp::create(ib, s, grad), minus);
+          }
+          memref::StoreOp::create(ib, convert(ib, grad, type), k.weightsGrad,
+                                  ValueRange{pos});
+          return SmallVector<Value>{};
+        });
+  });
+}

@@ -1,0 +1,95 @@
+//===- TrainingKernel.h - The GPU kernels of the training ops ---*- C++ -*-===//
+//
+// The threads of the kernels of the dense gradients (`embbag.*_grad`) and
+// the fused updates (`embbag.*_update`) (docs/GPU.md, "Training"), private
+// to EmbBagToGPU:
+//
+//   winners           max only, first: one thread per bag finds, for each
+//                     column, the position whose row gives the maximum
+//                     (the first on ties), from the table before any step.
+//   row owners        groups of lanes that each own the table rows r with
+//                     r mod numOwners = group: a group zeroes its rows'
+//                     accumulators, walks every bag's positions in index
+//                     order adding the share of each position that reads
+//                     one of its rows, then finishes its rows: rounds an
+//                     f16/bf16 gradient, or takes the optimizer's step on
+//                     the rows it touched. No two groups write a row, so
+//                     there are no atomics on the gradient, and each row's
+//                     sum is in index order, every run alike.
+//   weights gradient  one thread per bag: each position's dot product of
+//                     the bag's `dy` row and its table row, after a kernel
+//                     of one thread per position zeroes every position.
+//
+// The threads need no barrier and no shared memory, so that the same code
+// runs in host loops (path=gpu-loops), where the CPU's tests check it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EMBBAG_LIB_CONVERSION_EMBBAGTOGPU_TRAININGKERNEL_H
+#define EMBBAG_LIB_CONVERSION_EMBBAGTOGPU_TRAININGKERNEL_H
+
+#include "BagKernel.h"
+
+namespace mlir::embbag::gpu_lowering {
+
+/// The most groups of lanes of the row owners' kernel: every group walks
+/// all the positions, so more groups than the GPU runs at once only add
+/// walks.
+constexpr int64_t kMaxOwners = 8192;
+
+/// What the threads of a training op's kernels read.
+struct TrainingKernel {
+  // The forward op's buffers, bags, clauses and checks (`out` unused;
+  // lanesPerBag and bagsPerBlock are the row owners' lanes per row and
+  // groups per block).
+  BagKernel bags;
+  Value dy;          // memref<num_bags x row x T>
+  Value tableGrad;   // memref<num_emb x row x T>: a gradient op's; else null
+  Value weightsGrad; // memref<num_indices x T>, or null
+  Value numOwners;   // index: the row owners' groups of lanes
+
+  // Scratch memory (null when not needed):
+  // the rows' gradients in f32, when the owners cannot accumulate in the
+  // result (f16 and bf16 gradients, the updates): memref<num_emb x row x f32>
+  Value rowGrads;
+  // the updates' rows touched: bit `lane` of touched[r] is set when lane
+  // `lane` of r's owner added to it (each lane reads only its own bit, which
+  // it wrote): memref<num_emb x i32>
+  Value touched;
+  // max: the position of each element's maximum, -1 for none:
+  // memref<num_bags x row x i64>
+  Value winners;
+
+  // The updates: the table after the step (memref<num_emb x row x T>),
+  // the learning rate (f32), and row-wise Adagrad's epsilon (f32), state
+  // (memref<num_emb x S>) and state after the step; whether each result is
+  // its operand's memory (i1: then the rows not touched are not copied).
+  Value updatedTable, learningRate, epsilon, state, updatedState;
+  Value tableInPlace, stateInPlace;
+
+  bool isUpdate() const { return updatedTable != nullptr; }
+};
+
+/// Thread `thread` of block `block` of the winners' kernel, one bag per
+/// thread.
+void buildWinnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                        Value block, Value thread);
+
+/// Thread `thread` of block `block` of the row owners' kernel.
+void buildRowOwnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                          Value block, Value thread);
+
+/// Thread `thread` of block `block` of the kernel that zeroes the weights
+/// gradient, one position per thread.
+void buildZeroWeightsGradThread(ImplicitLocOpBuilder &b,
+                                const TrainingKernel &k, Value block,
+                                Value thread);
+
+/// Thread `thread` of block `block` of the weights gradient's kernel, one
+/// bag per thread.
+void buildWeightsGradThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                            Value block, Value thread);
+
+} // namespace mlir::embbag::gpu_lowering
+
+#endif // EMBBAG_LIB_CONVERSION_EMBBAGTOGPU_TRAININGKERNEL_H

@@ -1,0 +1,409 @@
+//===- TrainingLowering.cpp - The training ops' launches ------------------===//
+//
+// The host side of the training ops' kernels (TrainingKernel.h): the
+// forward op's runtime contract (its host checks before the launches, its
+// device rules flagged by the kernels), the results' buffers, the scratch
+// memory, and the launches, in stream order:
+//
+//   [max]      winners         one thread per bag
+//              row owners      groups of lanes, each owning rows
+//   [weights]  zero, weights   one thread per position, then per bag
+//
+// docs/GPU.md, "Training", says why this mapping and what it costs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Host.h"
+
+#include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::embbag;
+using namespace mlir::embbag::lowering;
+using namespace mlir::embbag::gpu_lowering;
+
+/// The runtime function of the scratch memory (embbag-c/CudaRuntime.h).
+static constexpr StringLiteral kScratchFunction = "embbagCudaScratch";
+
+namespace {
+
+/// What this lowering reads of a training op.
+struct TrainingOpView {
+  Operation *op = nullptr;
+  Reduction reduction = Reduction::sum;
+  bool sparse = false; // a gradient op's `sparse`
+  bool isUpdate = false;
+  Value dy, table, weights;
+  Value learningRate, epsilon, state; // an update's optimizer
+};
+
+} // namespace
+
+static std::optional<TrainingOpView> viewTrainingOp(Operation *op) {
+  return TypeSwitch<Operation *, std::optional<TrainingOpView>>(op)
+      .Case<PackedGradOp, OffsetsGradOp, SegmentsGradOp>([](auto grad) {
+        TrainingOpView v;
+        v.op = grad;
+        v.reduction = grad.getReduction();
+        v.sparse = grad.getSparse();
+        v.dy = grad.getDy();
+        v.table = grad.getTable();
+        v.weights = grad.getWeights();
+        return v;
+      })
+      .Case<PackedUpdateOp, OffsetsUpdateOp, SegmentsUpdateOp>(
+          [](auto update) {
+            TrainingOpView v;
+            v.op = update;
+            v.reduction = update.getReduction();
+            v.isUpdate = true;
+            v.dy = update.getDy();
+            v.table = update.getTable();
+            v.weights = update.getWeights();
+            v.learningRate = update.getLearningRate();
+            v.epsilon = update.getEpsilon();
+            v.state = update.getState();
+            return v;
+          })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Whether `type` is f32, f16 or bf16: what the kernels compute in f32.
+static bool isNarrowFloat(Type type) {
+  return type.isF32() || type.isF16() || type.isBF16();
+}
+
+std::optional<StringRef>
+gpu_lowering::getTrainingUnsupportedReason(Operation *op, bool hostLoops) {
+  std::optional<TrainingOpView> view = viewTrainingOp(op);
+  if (!view)
+    return StringRef("not a training op");
+  if (view->sparse)
+    return StringRef("a sparse gradient's row count is known only after "
+                     "the kernels, and results in new device buffers are "
+                     "not supported yet");
+  if (!isNarrowFloat(getElementTypeOrSelf(view->table.getType())))
+    return StringRef("only f32, f16 and bf16 tables are supported on the GPU");
+  if (view->state && !isNarrowFloat(getElementTypeOrSelf(view->state)))
+    return StringRef(
+        "only f32, f16 and bf16 row-wise Adagrad states are supported on "
+        "the GPU");
+  if (!hostLoops && llvm::any_of(op->getResults(), [&](Value result) {
+        return !findDestination(result, op);
+      }))
+    return StringRef(
+        "its results must go into destination buffers (each a "
+        "bufferization.materialize_in_destination into a memref that "
+        "dominates the op, as in embbag-aot's kernels); results in new "
+        "device buffers are not supported yet");
+  return std::nullopt;
+}
+
+/// Whether the row owners accumulate in f32 scratch rows rather than in
+/// the result: an update steps the table after the walk; an f16 or bf16
+/// gradient is rounded once, at the end.
+static bool needsRowGrads(const TrainingOpView &view) {
+  return view.isUpdate || !getElementTypeOrSelf(view.table.getType()).isF32();
+}
+
+bool gpu_lowering::needsScratch(Operation *op) {
+  std::optional<TrainingOpView> view = viewTrainingOp(op);
+  return view && (needsRowGrads(*view) || view->reduction == Reduction::max);
+}
+
+void gpu_lowering::declareScratchFunction(ModuleOp module) {
+  if (module.lookupSymbol(kScratchFunction))
+    return;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  auto f = func::FuncOp::create(
+      b, module.getLoc(), kScratchFunction,
+      b.getFunctionType({b.getIndexType()}, {type}));
+  f.setPrivate();
+  f->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+}
+
+namespace {
+
+/// A result of a training op and the buffer its kernel writes.
+struct ResultBuffer {
+  Value result;
+  bufferization::MaterializeInDestinationOp dest;
+  Value init;   // the new tensor of a result without destination
+  Value buffer; // the kernel's view: [rows, row] or one dimension
+};
+
+/// The lowering of a training op into its launches.
+class TrainingLowering {
+public:
+  explicit TrainingLowering(const ConvertEmbBagToGPUOptions &options)
+      : options(options) {}
+
+  void lower(ImplicitLocOpBuilder &b, RewriterBase &rewriter,
+             const TrainingOpView &view) const {
+    Operation *op = view.op;
+    BagOpInterface forward = buildForwardOp(b, op);
+    KernelChecks checks(b, op, kHostCheckVectorBits);
+    if (options.checks) {
+      (void)checks.evaluate(contract::getContract(forward));
+      emitDestinationChecks(b, op, kHostCheckVectorBits);
+    }
+    TrainingKernel k;
+    k.bags = buildBagKernel(b, forward, checks, options);
+    rewriter.eraseOp(forward);
+    k.dy = readBuffer(b, flattenTable(b, view.dy));
+    SmallVector<ResultBuffer> results = buildResults(b, view, k);
+    Value owners = chooseOwners(b, k, /*oneLane=*/view.state != nullptr);
+    if (view.isUpdate)
+      setOptimizer(b, view, k);
+    if (needsScratch(op))
+      allocateScratch(b, view, k);
+    bool checked = checks.hasKernelClauses();
+    if (checked) {
+      k.bags.flag = allocateFlag(b, options.hostLoops);
+      if (k.bags.segmentIdsBit)
+        flagIdsWithoutSegments(b, k.bags);
+    }
+    launch(b, k, owners, checked);
+    if (checked)
+      reportFlags(b, op, checks, k.bags,
+                  memref::LoadOp::create(b, k.bags.flag, ValueRange{cst(b, 0)}));
+    replaceResults(b, rewriter, view, k, results);
+  }
+
+private:
+  /// The buffers of `view`'s results, set in `k`: a destination's, or a
+  /// new tensor's.
+  SmallVector<ResultBuffer> buildResults(ImplicitLocOpBuilder &b,
+                                         const TrainingOpView &view,
+                                         TrainingKernel &k) const {
+    auto tableType = cast<MemRefType>(k.bags.table.getType());
+    SmallVector<ResultBuffer> results;
+    for (Value result : view.op->getResults()) {
+      ResultBuffer r{result, findDestination(result, view.op), {}, {}};
+      // The table-shaped results, then the weights gradient or the state.
+      bool tableShaped = results.empty();
+      Type element = getElementTypeOrSelf(result.getType());
+      if (r.dest) {
+        r.buffer = tableShaped ? collapseDestination(b, r.dest.getDest())
+                               : flattenDestination(b, r.dest.getDest());
+      } else if (tableShaped) {
+        r.buffer = newBuffer(b, tableType.getShape(), element,
+                             {k.bags.numEmb, k.bags.rowLength}, r.init);
+      } else {
+        Value size = view.isUpdate ? k.bags.numEmb : k.bags.bounds.numIndices;
+        r.buffer = newBuffer(b, {ShapedType::kDynamic}, element, {size},
+                             r.init);
+      }
+      results.push_back(r);
+    }
+    if (view.isUpdate) {
+      k.updatedTable = results[0].buffer;
+      if (view.state)
+        k.updatedState = results[1].buffer;
+    } else {
+      k.tableGrad = results[0].buffer;
+      if (view.weights)
+        k.weightsGrad = results[1].buffer;
+    }
+    return results;
+  }
+
+  /// A new tensor of `shape` (its dynamic sizes among `sizes`) and its
+  /// buffer.
+  static Value newBuffer(ImplicitLocOpBuilder &b, ArrayRef<int64_t> shape,
+                         Type element, ArrayRef<Value> sizes, Value &init) {
+    SmallVector<Value> dynamic;
+    for (auto [size, value] : llvm::zip(shape, sizes))
+      if (ShapedType::isDynamic(size))
+        dynamic.push_back(value);
+    init = tensor::EmptyOp::create(b, RankedTensorType::get(shape, element),
+                                   dynamic);
+    return bufferization::ToBufferOp::create(
+        b, MemRefType::get(shape, element), init, UnitAttr());
+  }
+
+  /// Sets the row owners' lanes per row and groups per block (one lane for
+  /// row-wise Adagrad, whose state reduces over the whole row), and their
+  /// groups; returns their blocks: a group per row, at most about
+  /// kMaxOwners groups, and at least one block (its group 0 checks the
+  /// indices).
+  static Value chooseOwners(ImplicitLocOpBuilder &b, TrainingKernel &k,
+                            bool oneLane) {
+    BagKernel &bags = k.bags;
+    bags.lanesPerBag = oneLane ? cst(b, 1) : lanesFor(b, bags.rowLength);
+    bags.bagsPerBlock =
+        arith::DivUIOp::create(b, cst(b, kBlockSize), bags.lanesPerBag);
+    Value owners = arith::MinUIOp::create(
+        b, arith::MaxUIOp::create(b, bags.numEmb, cst(b, 1)),
+        cst(b, kMaxOwners));
+    Value blocks = arith::CeilDivUIOp::create(b, owners, bags.bagsPerBlock);
+    k.numOwners = arith::MulIOp::create(b, blocks, bags.bagsPerBlock);
+    return blocks;
+  }
+
+  /// The optimizer's operands in `k`, and whether the results are their
+  /// operands' memory.
+  static void setOptimizer(ImplicitLocOpBuilder &b, const TrainingOpView &view,
+                           TrainingKernel &k) {
+    auto toF32 = [&](Value v) -> Value {
+      if (v.getType().getIntOrFloatBitWidth() > 32)
+        return arith::TruncFOp::create(b, b.getF32Type(), v);
+      if (!v.getType().isF32())
+        return arith::ExtFOp::create(b, b.getF32Type(), v);
+      return v;
+    };
+    auto same = [&](Value x, Value y) -> Value {
+      return arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                   firstElementAddress(b, x),
+                                   firstElementAddress(b, y));
+    };
+    k.learningRate = toF32(view.learningRate);
+    k.tableInPlace = same(k.bags.table, k.updatedTable);
+    if (!view.state)
+      return;
+    k.epsilon = toF32(view.epsilon);
+    k.state = readBuffer(b, view.state);
+    k.stateInPlace = same(k.state, k.updatedState);
+  }
+
+  /// The scratch memory of `k`'s kernels, one region after another, each
+  /// 16-byte aligned: the runtime's on the GPU, a new buffer for host
+  /// loops.
+  void allocateScratch(ImplicitLocOpBuilder &b, const TrainingOpView &view,
+                       TrainingKernel &k) const {
+    Value rows = k.bags.numEmb, row = k.bags.rowLength;
+    Value bags = k.bags.bounds.numBags;
+    Value bytes = cst(b, 0);
+    auto region = [&](ArrayRef<Value> sizes, int64_t elementBytes) {
+      Value offset = bytes;
+      Value size = cst(b, elementBytes);
+      for (Value s : sizes)
+        size = arith::MulIOp::create(b, size, s);
+      Value end = arith::AddIOp::create(b, offset, size);
+      bytes = arith::MulIOp::create(
+          b, arith::CeilDivUIOp::create(b, end, cst(b, 16)), cst(b, 16));
+      return offset;
+    };
+    Value rowGradsAt, touchedAt, winnersAt;
+    if (needsRowGrads(view))
+      rowGradsAt = region({rows, row}, 4);
+    if (view.isUpdate)
+      touchedAt = region({rows}, 4);
+    if (view.reduction == Reduction::max)
+      winnersAt = region({bags, row}, 8);
+    auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    Value scratch =
+        options.hostLoops
+            ? memref::AllocOp::create(b, bytesType, ValueRange{bytes})
+                  .getResult()
+            : func::CallOp::create(b, kScratchFunction, TypeRange{bytesType},
+                                   ValueRange{bytes})
+                  .getResult(0);
+    auto view2D = [&](Value at, Value size0, Value size1, Type element) {
+      return memref::ViewOp::create(
+          b,
+          MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                          element),
+          scratch, at, ValueRange{size0, size1});
+    };
+    if (rowGradsAt)
+      k.rowGrads = view2D(rowGradsAt, rows, row, b.getF32Type());
+    if (touchedAt)
+      k.touched = memref::ViewOp::create(
+          b, MemRefType::get({ShapedType::kDynamic}, b.getI32Type()), scratch,
+          touchedAt, ValueRange{rows});
+    if (winnersAt)
+      k.winners = view2D(winnersAt, bags, row, b.getI64Type());
+  }
+
+  /// The launches, in stream order; the host waits for the last one when
+  /// `checked` (it reads the flag word next).
+  void launch(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value owners,
+              bool checked) const {
+    auto blocksFor = [&](Value threads) -> Value {
+      return arith::CeilDivUIOp::create(b, threads, cst(b, kBlockSize));
+    };
+    auto run = [&](Value blocks, bool last, auto thread) {
+      buildLaunch(
+          b,
+          [&](ImplicitLocOpBuilder &tb, Value block, Value id) {
+            thread(tb, k, block, id);
+          },
+          blocks, options.hostLoops, last && checked);
+    };
+    if (k.winners)
+      run(blocksFor(k.bags.bounds.numBags), false, buildWinnersThread);
+    run(owners, !k.weightsGrad, buildRowOwnersThread);
+    if (!k.weightsGrad)
+      return;
+    run(blocksFor(k.bags.bounds.numIndices), false,
+        buildZeroWeightsGradThread);
+    run(blocksFor(k.bags.bounds.numBags), true, buildWeightsGradThread);
+  }
+
+  /// Replaces the op's results by the buffers the kernels wrote; a
+  /// destination's materialization goes with the op.
+  static void replaceResults(ImplicitLocOpBuilder &b, RewriterBase &rewriter,
+                             const TrainingOpView &view,
+                             const TrainingKernel &k,
+                             ArrayRef<ResultBuffer> results) {
+    for (auto [i, r] : llvm::enumerate(results)) {
+      if (r.dest) {
+        rewriter.eraseOp(r.dest);
+        continue;
+      }
+      Value flat = bufferization::ToTensorOp::create(
+          b, r.init.getType(), r.buffer, b.getUnitAttr(), b.getUnitAttr());
+      auto type = cast<RankedTensorType>(r.result.getType());
+      Value value;
+      if (i == 0)
+        value = unflattenResult(b, flat, type, view.table, k.bags.numEmb);
+      else if (view.isUpdate)
+        value = tensor::CastOp::create(b, type, flat);
+      else
+        value = unflattenWeights(b, flat, view.weights);
+      rewriter.replaceAllUsesWith(r.result, value);
+    }
+    rewriter.eraseOp(view.op);
+  }
+
+  ConvertEmbBagToGPUOptions options;
+};
+
+/// Lowers the training ops this lowering takes.
+struct TrainingOpToGPU : public RewritePattern {
+  TrainingOpToGPU(MLIRContext *ctx, const ConvertEmbBagToGPUOptions &options)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
+        options(options) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<TrainingOpView> view = viewTrainingOp(op);
+    if (!view)
+      return failure();
+    if (std::optional<StringRef> reason =
+            getTrainingUnsupportedReason(op, options.hostLoops))
+      return rewriter.notifyMatchFailure(op, *reason);
+    ImplicitLocOpBuilder b(op->getLoc(), rewriter);
+    TrainingLowering(options).lower(b, rewriter, *view);
+    return success();
+  }
+
+private:
+  ConvertEmbBagToGPUOptions options;
+};
+
+} // namespace
+
+void gpu_lowering::populateTrainingOpToGPUPatterns(
+    RewritePatternSet &patterns, const ConvertEmbBagToGPUOptions &options) {
+  patterns.add<TrainingOpToGPU>(patterns.getContext(), options);
+}
