@@ -89,6 +89,8 @@ class Kernels:
             if isinstance(a, torch.Tensor):
                 keep.append(descriptor(a))
                 cargs.append(ctypes.byref(keep[-1]))
+            elif isinstance(a, float):
+                cargs.append(ctypes.c_float(a))  # an f32 scalar
             else:
                 cargs.append(ctypes.c_int64(a))
         return lambda: fn(*cargs)

@@ -4,7 +4,9 @@
 # (gen_kernels.py) as GPU libraries with embbag-aot --target=nvptx,
 # unchecked (libbench.so) and with --checks=status (libbench_status.so),
 # the same kernels for the host through the GPU kernels' host loops
-# (libbench_cpu.so, libbench_status_cpu.so: bench.py --device=cpu), and a
+# (libbench_cpu.so, libbench_status_cpu.so: bench.py --device=cpu), the
+# libraries of tables.py (table batching) and train.py (the training ops),
+# and a
 # copy of the CUDA runtime library (libembbag_cuda_runtime.so, which the
 # GPU libraries find beside them through their $ORIGIN rpath), and in
 # tests/ the libraries of the `REQUIRES: cuda` tests (test/AOT/nvptx-run*.test,
@@ -52,6 +54,13 @@ python3 "$ROOT/benchmarks/gpu/gen_kernels.py" --tables "$OUT/tables.mlir"
   "$OUT/tables.mlir" -o "$OUT/libtables_status_cpu.so"
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/tables.mlir" \
   -o "$OUT/libtables_unbatched_cpu.so"
+# The training kernels of train.py, for the GPU and for the host.
+python3 "$ROOT/benchmarks/gpu/train.py" --emit-mlir "$OUT/train.mlir"
+"$AOT" --target=nvptx --chip="$CHIP" --checks=off "$OUT/train.mlir" -o "$OUT/libtrain.so"
+"$AOT" --target=nvptx --chip="$CHIP" --checks=status "$OUT/train.mlir" -o "$OUT/libtrain_status.so"
+"$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/train.mlir" -o "$OUT/libtrain_cpu.so"
+"$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/train.mlir" \
+  -o "$OUT/libtrain_status_cpu.so"
 cp "$BUILD/lib/libembbag_cuda_runtime.so" "$OUT/"
 
 # The `REQUIRES: cuda` tests' libraries, compiled from the source root so

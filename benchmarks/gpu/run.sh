@@ -7,7 +7,8 @@
 # (filecheck.py: there is no LLVM there), runs the differential tests of
 # every kernel against PyTorch CUDA and the NumPy reference (checked library
 # included), then the benchmark table, then table batching (tables.py:
-# 26 tables in one launch, checked and timed); everything also goes to
+# 26 tables in one launch, checked and timed), then the training ops
+# (train.py: against torch autograd, then timed); everything also goes to
 # $OUT/gpu-bench.txt when $OUT is set. The exit status is non-zero if any
 # part failed.
 #
@@ -52,6 +53,8 @@ lit_test() {
   python3 "$HERE/bench.py" --lib-dir "$LIBS" "$@" || failed=1
   # Table batching: 26 tables in one launch (tables.py).
   python3 "$HERE/tables.py" --lib-dir "$LIBS" || failed=1
+  # The training ops: gradients and fused updates (train.py).
+  python3 "$HERE/train.py" --lib-dir "$LIBS" || failed=1
   exit $failed
 } 2>&1 | tee "$LOG"
 exit "${PIPESTATUS[0]}"

@@ -35,7 +35,7 @@ namespace mlir::embbag::gpu_lowering {
 /// The most groups of lanes of the row owners' kernel: every group walks
 /// all the positions, so more groups than the GPU runs at once only add
 /// walks.
-constexpr int64_t kMaxOwners = 8192;
+constexpr int64_t kMaxOwners = 1024;
 
 /// What the threads of a training op's kernels read.
 struct TrainingKernel {

@@ -34,3 +34,49 @@ func.func @training(%dy: tensor<3x2xf32>, %t: tensor<5x2xf32>, %i: tensor<4xi64>
       : (tensor<3x2xf32>, tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> tensor<5x2xf32>
   return %0 : tensor<5x2xf32>
 }
+// LEAVE-LABEL: func @training
+// LEAVE: embbag.offsets_grad
+
+// -----
+
+// A sparse gradient's row count is known only after the kernels.
+func.func @sparse_grad(%dy: tensor<3x2xf32>, %t: tensor<5x2xf32>, %i: tensor<4xi64>, %off: tensor<3xi64>) -> (tensor<?xi64>, tensor<?x2xf32>) {
+  // expected-error @+1 {{'embbag.offsets_grad' op cannot be lowered to the GPU: a sparse gradient's row count is known only after the kernels, and results in new device buffers are not supported yet}}
+  %rows, %drows = embbag.offsets_grad sum %dy, %t[%i] offsets(%off) sparse
+      : (tensor<3x2xf32>, tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> (tensor<?xi64>, tensor<?x2xf32>)
+  return %rows, %drows : tensor<?xi64>, tensor<?x2xf32>
+}
+// LEAVE-LABEL: func @sparse_grad
+// LEAVE: embbag.offsets_grad
+
+// -----
+
+func.func @f64_update(%lr: f64, %dy: tensor<3x2xf64>, %t: tensor<5x2xf64>, %i: tensor<4xi64>, %off: tensor<3xi64>, %out: memref<5x2xf64>) {
+  // expected-error @+1 {{'embbag.offsets_update' op cannot be lowered to the GPU: only f32, f16 and bf16 tables are supported on the GPU}}
+  %t2 = embbag.offsets_update sum sgd(%lr) %dy, %t[%i] offsets(%off)
+      : (f64, tensor<3x2xf64>, tensor<5x2xf64>, tensor<4xi64>, tensor<3xi64>) -> tensor<5x2xf64>
+  bufferization.materialize_in_destination %t2 in restrict writable %out : (tensor<5x2xf64>, memref<5x2xf64>) -> ()
+  return
+}
+
+// -----
+
+func.func @f64_state(%lr: f32, %s: tensor<5xf64>, %dy: tensor<3x2xf32>, %t: tensor<5x2xf32>, %i: tensor<4xi64>, %off: tensor<3xi64>, %out: memref<5x2xf32>, %sout: memref<5xf64>) {
+  // expected-error @+1 {{'embbag.offsets_update' op cannot be lowered to the GPU: only f32, f16 and bf16 row-wise Adagrad states are supported on the GPU}}
+  %t2, %s2 = embbag.offsets_update sum rowwise_adagrad(%lr, %lr) state(%s) %dy, %t[%i] offsets(%off)
+      : (f32, f32, tensor<5xf64>, tensor<3x2xf32>, tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> (tensor<5x2xf32>, tensor<5xf64>)
+  bufferization.materialize_in_destination %t2 in restrict writable %out : (tensor<5x2xf32>, memref<5x2xf32>) -> ()
+  bufferization.materialize_in_destination %s2 in restrict writable %sout : (tensor<5xf64>, memref<5xf64>) -> ()
+  return
+}
+
+// -----
+
+// An update whose state has no destination: every result needs one.
+func.func @state_without_destination(%lr: f32, %s: tensor<5xf32>, %dy: tensor<3x2xf32>, %t: tensor<5x2xf32>, %i: tensor<4xi64>, %off: tensor<3xi64>, %out: memref<5x2xf32>) -> tensor<5xf32> {
+  // expected-error @+1 {{'embbag.offsets_update' op cannot be lowered to the GPU: its results must go into destination buffers}}
+  %t2, %s2 = embbag.offsets_update sum rowwise_adagrad(%lr, %lr) state(%s) %dy, %t[%i] offsets(%off)
+      : (f32, f32, tensor<5xf32>, tensor<3x2xf32>, tensor<5x2xf32>, tensor<4xi64>, tensor<3xi64>) -> (tensor<5x2xf32>, tensor<5xf32>)
+  bufferization.materialize_in_destination %t2 in restrict writable %out : (tensor<5x2xf32>, memref<5x2xf32>) -> ()
+  return %s2 : tensor<5xf32>
+}

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""The training ops on the GPU (issue 22): gradients and fused updates of
+embbag.offsets, built by benchmarks/gpu/build.sh from the functions this
+script writes (--emit-mlir), checked against PyTorch autograd and timed.
+
+  libtrain.so          embbag-aot --target=nvptx (checks off)
+  libtrain_status.so   the same with --checks=status
+  *_cpu.so             the same through the GPU kernels' host loops
+                       (--device=cpu: the harness checked without a GPU)
+
+Checks, for every function: the table gradient (and the weights gradient)
+against F.embedding_bag(...).backward on the same device; sgd against
+w - lr * grad; row-wise Adagrad against FBGEMM's formula on the rows the
+batch reads (s += mean(g^2); w -= lr * g / (sqrt(s) + eps)); the updates
+run in place (the table and state are their own destinations); two calls
+give the same bits; an index outside the table makes the checked library
+return status 1. With --device=cuda each function is then timed against
+PyTorch's backward (and the optimizer's arithmetic for the updates), back
+to back on the stream (bench.py's time_stream_ms): ms per call.
+
+    python3 benchmarks/gpu/train.py --emit-mlir out/train.mlir
+    python3 benchmarks/gpu/train.py [--device cpu|cuda] [--lib-dir DIR]
+"""
+
+import argparse
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from bench import DTYPES, Kernels, init_cuda_runtime, time_stream_ms  # noqa
+
+DIM = 64
+LR, EPS = 0.05, 1e-6
+TOLERANCE = {"f32": 1e-4, "f16": 2e-2, "bf16": 5e-2}
+MLIR_TYPE = {"f32": "f32", "f16": "f16", "bf16": "bf16"}
+
+# (name, op kind, mode, table type, weighted)
+FUNCTIONS = [
+    ("grad_sum_f32", "grad", "sum", "f32", False),
+    ("grad_wsum_f32", "grad", "sum", "f32", True),
+    ("grad_mean_f16", "grad", "mean", "f16", False),
+    ("grad_max_f32", "grad", "max", "f32", False),
+    ("grad_sum_bf16", "grad", "sum", "bf16", False),
+    ("sgd_sum_f32", "sgd", "sum", "f32", False),
+    ("sgd_mean_f16", "sgd", "mean", "f16", False),
+    ("adagrad_sum_f32", "adagrad", "sum", "f32", False),
+    ("adagrad_max_f32", "adagrad", "max", "f32", False),
+]
+
+
+# ---------------------------------------------------------------------------
+# The kernels
+# ---------------------------------------------------------------------------
+
+def mlir_function(name, kind, mode, t, weighted):
+    """One function: its results in the caller's buffers."""
+    e = MLIR_TYPE[t]
+    mat = f"tensor<?x{DIM}x{e}>"
+    buf = f"memref<?x{DIM}x{e}>"
+    ops = f"%dy, %t[%i] offsets(%o)" + (" weights(%w)" if weighted else "")
+    types = f"{mat}, {mat}, tensor<?xi64>, tensor<?xi64>" + (
+        f", tensor<?x{e}>" if weighted else "")
+    if kind == "grad":
+        args = (f"%dy: {mat}, %t: {mat}, %i: tensor<?xi64>, "
+                f"%o: tensor<?xi64>" + (f", %w: tensor<?x{e}>" if weighted
+                                         else "") + f", %out: {buf}")
+        results = f"{mat}, tensor<?x{e}>" if weighted else mat
+        lines = [f"  %g{', %dw' if weighted else ''} = embbag.offsets_grad "
+                 f"{mode} {ops} : ({types}) -> ({results})",
+                 f"  bufferization.materialize_in_destination %g in restrict "
+                 f"writable %out : ({mat}, {buf}) -> ()"]
+        if weighted:
+            args += f", %dwout: memref<?x{e}>"
+            lines.append(f"  bufferization.materialize_in_destination %dw in "
+                         f"restrict writable %dwout : (tensor<?x{e}>, "
+                         f"memref<?x{e}>) -> ()")
+    elif kind == "sgd":
+        args = (f"%lr: f32, %dy: {mat}, %t: {mat}, %i: tensor<?xi64>, "
+                f"%o: tensor<?xi64>, %tout: {buf}")
+        lines = [f"  %t2 = embbag.offsets_update {mode} sgd(%lr) {ops} : "
+                 f"(f32, {types}) -> {mat}",
+                 f"  bufferization.materialize_in_destination %t2 in "
+                 f"restrict writable %tout : ({mat}, {buf}) -> ()"]
+    else:
+        args = (f"%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: {mat}, "
+                f"%t: {mat}, %i: tensor<?xi64>, %o: tensor<?xi64>, "
+                f"%tout: {buf}, %sout: memref<?xf32>")
+        lines = [f"  %t2, %s2 = embbag.offsets_update {mode} "
+                 f"rowwise_adagrad(%lr, %eps) state(%s) {ops} : "
+                 f"(f32, f32, tensor<?xf32>, {types}) -> ({mat}, "
+                 f"tensor<?xf32>)",
+                 f"  bufferization.materialize_in_destination %t2 in "
+                 f"restrict writable %tout : ({mat}, {buf}) -> ()",
+                 "  bufferization.materialize_in_destination %s2 in "
+                 "restrict writable %sout : (tensor<?xf32>, memref<?xf32>) "
+                 "-> ()"]
+    return "\n".join([f"func.func @{name}({args}) {{"] + lines +
+                     ["  return", "}"])
+
+
+def emit_mlir(path):
+    with open(path, "w") as out:
+        out.write("// The functions of benchmarks/gpu/train.py.\n")
+        for f in FUNCTIONS:
+            out.write(mlir_function(*f) + "\n")
+
+
+# ---------------------------------------------------------------------------
+# Operands and references
+# ---------------------------------------------------------------------------
+
+def operands(rows, batch, per_bag, t, weighted, device, seed):
+    """table, indices, offsets (bags of 0 to 2 * per_bag indices), weights,
+    dy."""
+    gen = torch.Generator(device="cpu").manual_seed(seed)
+    sizes = torch.randint(0, 2 * per_bag + 1, (batch,), generator=gen)
+    offsets = torch.cat([torch.zeros(1, dtype=torch.long),
+                         sizes.cumsum(0)[:-1]])
+    n = int(sizes.sum())
+    # Repeated rows, within and across bags: a hot row among the others.
+    indices = torch.randint(0, rows, (n,), generator=gen)
+    indices[torch.rand(n, generator=gen) < 0.1] = 1
+    table = torch.randn(rows, DIM, generator=gen).to(DTYPES[t])
+    dy = torch.randn(batch, DIM, generator=gen).to(DTYPES[t])
+    weights = torch.rand(n, generator=gen).to(DTYPES[t]) if weighted else None
+    move = (lambda x: None if x is None else x.to(device))
+    return tuple(move(x) for x in (table, indices, offsets, weights, dy))
+
+
+def reference_grads(table, indices, offsets, weights, dy, mode):
+    """torch autograd, in f32: the table gradient and the weights'."""
+    w = table.float().clone().requires_grad_()
+    psw = None
+    if weights is not None:
+        psw = weights.float().clone().requires_grad_()
+    out = F.embedding_bag(indices, w, offsets, mode=mode,
+                          per_sample_weights=psw)
+    out.backward(dy.float())
+    return w.grad, (psw.grad if psw is not None else None)
+
+
+def close(got, want, t):
+    tol = TOLERANCE[t]
+    return torch.allclose(got.float(), want.float(), rtol=tol, atol=tol)
+
+
+# ---------------------------------------------------------------------------
+# Checks
+# ---------------------------------------------------------------------------
+
+def call(lib, name, kind, ops, weighted, state=None):
+    """One call: its results (the gradients, or the table and state after
+    the step, updated in place) and its status."""
+    table, indices, offsets, weights, dy = ops
+    if kind == "grad":
+        out = torch.full_like(table, float("nan"))
+        args = [dy, table, indices, offsets]
+        results = [out]
+        if weighted:
+            dw = torch.full_like(weights, float("nan"))
+            args += [weights, out, dw]
+            results.append(dw)
+        else:
+            args.append(out)
+        return results, lib(name, *args)
+    t = table.clone()
+    if kind == "sgd":
+        return [t], lib(name, LR, dy, t, indices, offsets, t)
+    s = state.clone()
+    return [t, s], lib(name, LR, EPS, s, dy, t, indices, offsets, t, s)
+
+
+def expected(kind, mode, ops, state):
+    table, indices, offsets, weights, dy = ops
+    grad, dw = reference_grads(table, indices, offsets, weights, dy, mode)
+    if kind == "grad":
+        return [grad] + ([dw] if weights is not None else [])
+    if kind == "sgd":
+        return [table.float() - LR * grad]
+    touched = torch.zeros(table.shape[0], dtype=torch.bool,
+                          device=table.device)
+    touched[indices] = True
+    s = state + touched * grad.pow(2).mean(1)
+    step = (LR / (s.sqrt() + EPS)).unsqueeze(1) * grad
+    w = torch.where(touched.unsqueeze(1), table.float() - step, table.float())
+    return [w, s]
+
+
+def check_function(libs, spec, device, rows, batch, per_bag):
+    name, kind, mode, t, weighted = spec
+    ops = operands(rows, batch, per_bag, t, weighted, device, seed=len(name))
+    state = torch.rand(rows, device=device)
+    lib = libs["off"]
+    got, _ = call(lib, name, kind, ops, weighted, state)
+    want = expected(kind, mode, ops, state)
+    ok = True
+    for k, (g, w) in enumerate(zip(got, want)):
+        if not close(g, w, t):
+            err = (g.float() - w.float()).abs().max().item()
+            print(f"FAIL {name}: result {k}, max |error| {err:.3g}")
+            ok = False
+    again, _ = call(lib, name, kind, ops, weighted, state)
+    if not all(torch.equal(a, b) for a, b in zip(got, again)):
+        print(f"FAIL {name}: two calls gave different bits")
+        ok = False
+    checked, status = call(libs["status"], name, kind, ops, weighted, state)
+    if status != 0 or not all(torch.equal(a, b)
+                              for a, b in zip(got, checked)):
+        print(f"FAIL {name}: checked library: status {status}, "
+              f"same bits: {all(torch.equal(a, b) for a, b in zip(got, checked))}")
+        ok = False
+    table, indices, offsets, weights, dy = ops
+    broken = indices.clone()
+    broken[len(broken) // 2] = rows
+    _, status = call(libs["status"], name, kind,
+                     (table, broken, offsets, weights, dy), weighted, state)
+    if status != 1:
+        print(f"FAIL {name}: status {status} for an index outside the table")
+        ok = False
+    print(f"{'ok' if ok else 'FAIL'} {name}")
+    return ok
+
+
+def run_checks(libs, device, rows, batch, per_bag):
+    results = [check_function(libs, f, device, rows, batch, per_bag)
+               for f in FUNCTIONS]
+    print(f"train: {len(results)} functions, {sum(results)} passed, "
+          f"{len(results) - sum(results)} failed")
+    return all(results)
+
+
+# ---------------------------------------------------------------------------
+# Timing
+# ---------------------------------------------------------------------------
+
+def torch_step(kind, mode, ops, state):
+    """PyTorch's backward of F.embedding_bag (its graph built once), then
+    for an update the optimizer's arithmetic on the dense gradient."""
+    table, indices, offsets, weights, dy = ops
+    w = table.clone().requires_grad_()
+    psw = weights.clone().requires_grad_() if weights is not None else None
+    out = F.embedding_bag(indices, w, offsets, mode=mode,
+                          per_sample_weights=psw)
+
+    def step():
+        w.grad = None
+        out.backward(dy, retain_graph=True)
+        if kind == "sgd":
+            with torch.no_grad():
+                w.add_(w.grad, alpha=-LR)
+        elif kind == "adagrad":
+            with torch.no_grad():
+                g = w.grad
+                s = state + g.pow(2).mean(1)
+                w.sub_((LR / (s.sqrt() + EPS)).unsqueeze(1) * g)
+    return step
+
+
+def run_timing(libs, reps, configs):
+    print("| function | table | batch x bag | embbag ms | torch ms | "
+          "torch / embbag |")
+    print("|---|---|---|--:|--:|--:|")
+    for rows, batch, per_bag in configs:
+        for name, kind, mode, t, weighted in FUNCTIONS:
+            ops = operands(rows, batch, per_bag, t, weighted, "cuda", 3)
+            state = torch.rand(rows, device="cuda")
+            table, indices, offsets, weights, dy = ops
+            lib = libs["off"]
+            if kind == "grad":
+                out = torch.empty_like(table)
+                args = [dy, table, indices, offsets]
+                if weighted:
+                    args += [weights, out, torch.empty_like(weights)]
+                else:
+                    args.append(out)
+                fn = lib.bind(name, *args)
+            elif kind == "sgd":
+                t2 = table.clone()
+                fn = lib.bind(name, LR, dy, t2, indices, offsets, t2)
+            else:
+                t2, s2 = table.clone(), state.clone()
+                fn = lib.bind(name, LR, EPS, s2, dy, t2, indices, offsets,
+                              t2, s2)
+            ms = time_stream_ms({"embbag": fn,
+                                 "torch": torch_step(kind, mode, ops, state)},
+                                reps)
+            print(f"| {name} | {rows} x {DIM} | {batch} x {per_bag} | "
+                  f"{ms['embbag']:.4f} | {ms['torch']:.4f} | "
+                  f"{ms['torch'] / ms['embbag']:.2f}x |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--emit-mlir", metavar="PATH",
+                        help="write the kernels' MLIR and stop")
+    parser.add_argument("--lib-dir", default=os.path.join(HERE, "out"))
+    parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
+    parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--libomp", help="the OpenMP runtime of host "
+                        "libraries built with parallel=1, loaded first")
+    args = parser.parse_args()
+    if args.emit_mlir:
+        emit_mlir(args.emit_mlir)
+        return
+    if args.libomp:
+        import ctypes
+        ctypes.CDLL(args.libomp, mode=ctypes.RTLD_GLOBAL)
+    suffix = "_cpu" if args.device == "cpu" else ""
+    if args.device == "cuda":
+        init_cuda_runtime(args.lib_dir)
+    libs = {"off": Kernels(os.path.join(args.lib_dir,
+                                        f"libtrain{suffix}.so"), False),
+            "status": Kernels(os.path.join(args.lib_dir,
+                                           f"libtrain_status{suffix}.so"),
+                              True)}
+    if args.device == "cpu":
+        ok = run_checks(libs, "cpu", rows=300, batch=40, per_bag=4)
+    else:
+        ok = run_checks(libs, "cuda", rows=100000, batch=2048, per_bag=16)
+        if ok:
+            run_timing(libs, args.reps,
+                       [(1000000, 2048, 32), (4000000, 16384, 64)])
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+// RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu | FileCheck %s
+// RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="checks=0" | FileCheck %s --check-prefix=OFF
+// RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="host-loops=1" | FileCheck %s --check-prefix=HOST
+
+// The training ops' launches (docs/GPU.md, "Training"). An f32 gradient:
+// the host checks, one launch of the row owners writing the destination
+// (no scratch memory), whose threads flag the offsets (bit 2) and the
+// indices (bit 32), then the one wait and the reports.
+
+func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
+                %off: tensor<?xi64>, %out: memref<?x4xf32>) {
+  %g = embbag.offsets_grad sum %dy, %t[%i] offsets(%off)
+      : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x4xf32>
+  bufferization.materialize_in_destination %g in restrict writable %out
+      : (tensor<?x4xf32>, memref<?x4xf32>) -> ()
+  return
+}
+// CHECK-LABEL: func.func @grad
+// CHECK-NOT:     embbagCudaScratch
+// CHECK:         cf.assert {{.*}}embbag.offsets_grad at {{.*}}: the destination must have the shape of the result
+// CHECK:         %[[FLAG:.*]] = call @embbagCudaStatusWord()
+// CHECK:         gpu.launch async
+// CHECK:           memref.atomic_rmw ori %c2_i32{{.*}}, %[[FLAG]]
+// CHECK:           memref.atomic_rmw ori %c32_i32{{.*}}, %[[FLAG]]
+// CHECK:           memref.store {{.*}}, %arg4[
+// CHECK-NOT:     gpu.launch
+// CHECK:         gpu.wait [
+// CHECK:         cf.assert {{.*}}offsets must be non-negative
+// CHECK:         cf.assert {{.*}}index out of range
+// CHECK-NOT:     embbag.offsets_grad
+// CHECK:       func.func private @embbagCudaStatusWord() -> memref<1xi32> attributes {llvm.emit_c_interface}
+// OFF-LABEL:   func.func @grad
+// OFF-NOT:       embbagCudaStatusWord
+// OFF:           gpu.launch async
+// OFF-NOT:       gpu.launch
+// OFF-NOT:       gpu.wait [
+
+// -----
+
+// Row-wise Adagrad of max, bf16 table: scratch memory for the gradient rows
+// (f32), the touched bits and the winners; the winners' launch, then the
+// row owners' (one lane per row: bagsPerBlock 256); the in-place tests of
+// the table and the state.
+func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x8xbf16>,
+                   %t: tensor<?x8xbf16>, %i: tensor<?xi32>, %off: tensor<?xi32>,
+                   %tout: memref<?x8xbf16>, %sout: memref<?xf32>) {
+  %t2, %s2 = embbag.offsets_update max rowwise_adagrad(%lr, %eps) state(%s) %dy, %t[%i] offsets(%off)
+      : (f32, f32, tensor<?xf32>, tensor<?x8xbf16>, tensor<?x8xbf16>, tensor<?xi32>, tensor<?xi32>)
+      -> (tensor<?x8xbf16>, tensor<?xf32>)
+  bufferization.materialize_in_destination %t2 in restrict writable %tout
+      : (tensor<?x8xbf16>, memref<?x8xbf16>) -> ()
+  bufferization.materialize_in_destination %s2 in restrict writable %sout
+      : (tensor<?xf32>, memref<?xf32>) -> ()
+  return
+}
+// CHECK-LABEL: func.func @adagrad
+// CHECK-COUNT-2: the destination must have the shape of the result
+// CHECK:         memref.extract_aligned_pointer_as_index %arg7
+// CHECK:         memref.extract_aligned_pointer_as_index %arg8
+// CHECK:         %[[SCRATCH:.*]] = call @embbagCudaScratch(%{{.*}}) : (index) -> memref<?xi8>
+// CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xf32>
+// CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi32>
+// CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
+// CHECK:         gpu.launch async
+// CHECK:         gpu.launch async
+// CHECK:           memref.atomic_rmw andi
+// CHECK:           memref.atomic_rmw ori
+// CHECK:           arith.truncf {{.*}} : f32 to bf16
+// CHECK:         gpu.wait [
+// CHECK:       func.func private @embbagCudaScratch(index) -> memref<?xi8> attributes {llvm.emit_c_interface}
+
+// OFF-LABEL:   func.func @adagrad
+// OFF:           call @embbagCudaScratch
+
+// Host loops: the scratch memory is a new buffer, the launches loops.
+// HOST-LABEL:  func.func @adagrad
+// HOST:          memref.alloc(%{{.*}}) : memref<?xi8>
+// HOST-NOT:      gpu.launch
+// HOST:          scf.parallel
+// HOST:          scf.parallel
+// HOST-NOT:    embbagCudaScratch
