@@ -128,8 +128,10 @@ defvar EmbBag_GradDescription = [{
       bag's `dy` row times what the forward op multiplied the table row by
       (its weight; `1 / count` for `mean`; `w / sqrt(sum w^2)` for
       `sqrtn`); for `max` only the position that gave each element's
-      maximum (the first one on ties). Rows no index touches are zeros;
-      a default row taken by an empty bag receives that bag's `dy` row.
+      maximum (the first one on ties). Rows no index touches are zeros,
+      and so is the gradient from an empty bag: its default row was not
+      multiplied by anything (PyTorch's `padding_idx` and empty bags get
+      no gradient either).
     - with `sparse` (PyTorch's `sparse=True`) instead: the sorted unique
       rows touched, a `tensor<?xT_IND>`, and their gradient rows,
       `tensor<?x d1 x ...>` of the table's element type.
@@ -138,7 +140,9 @@ defvar EmbBag_GradDescription = [{
     The table must hold floats (f16, bf16, f32 or f64); quantized tables
     (`rowwise(...)`) are refused by the verifier. The runtime contract is
     the forward op's. `--convert-embbag-to-loops` lowers the op
-    (docs/Kernel.md, "Training kernels").
+    (docs/Kernel.md, "Training kernels"); `--convert-embbag-to-gpu` lowers
+    the dense gradients of f32, f16 and bf16 tables (docs/GPU.md,
+    "Training").
 }];
 
 defvar EmbBag_UpdateDescription = [{
@@ -158,7 +162,8 @@ defvar EmbBag_UpdateDescription = [{
     `%lr` and `%eps` are float scalars. The table must hold floats;
     `rowwise(...)` and `sparse` are refused. `--convert-embbag-to-loops`
     lowers the op, updating the table in place after bufferization
-    (docs/Kernel.md, "Training kernels").
+    (docs/Kernel.md, "Training kernels"); `--convert-embbag-to-gpu` lowers
+    it for f32, f16 and bf16 tables and states (docs/GPU.md, "Training").
 }];
 
 def EmbBag_PackedGradOp
