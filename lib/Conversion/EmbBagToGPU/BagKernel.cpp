@@ -554,9 +554,9 @@ static void flagStrayIds(ImplicitLocOpBuilder &b, const BagKernel &k,
       });
 }
 
-/// Runs `body` when `condition` holds.
-static void buildIf(ImplicitLocOpBuilder &b, Value condition,
-                    function_ref<void(ImplicitLocOpBuilder &)> body) {
+void mlir::embbag::gpu_lowering::buildIf(
+    ImplicitLocOpBuilder &b, Value condition,
+    function_ref<void(ImplicitLocOpBuilder &)> body) {
   scf::IfOp::create(b, condition, [&](OpBuilder &nested, Location loc) {
     ImplicitLocOpBuilder tb(loc, nested);
     body(tb);

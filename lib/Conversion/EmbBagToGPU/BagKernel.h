@@ -80,6 +80,10 @@ struct BagKernel {
 BagBounds sortedSegmentBounds(ImplicitLocOpBuilder &b, Value ids,
                               Value numSegments);
 
+/// Runs `body` when `condition` (i1) holds: an scf.if without results.
+void buildIf(ImplicitLocOpBuilder &b, Value condition,
+             function_ref<void(ImplicitLocOpBuilder &)> body);
+
 /// The bounds of bag `bag`; with checks, bounds that break the offsets'
 /// rule are flagged and make the bag empty, so that nothing is read
 /// through them.

@@ -81,15 +81,6 @@ static Value loadWeight(ImplicitLocOpBuilder &b, const BagKernel &k,
   return convert(b, load(b, k.weights, pos), b.getF32Type());
 }
 
-static void buildIf(ImplicitLocOpBuilder &b, Value condition,
-                    function_ref<void(ImplicitLocOpBuilder &)> body) {
-  scf::IfOp::create(b, condition, [&](OpBuilder &nested, Location loc) {
-    ImplicitLocOpBuilder tb(loc, nested);
-    body(tb);
-    scf::YieldOp::create(tb);
-  });
-}
-
 /// A loop over [lo, hi) by `step` carrying `inits`; `body` returns the
 /// next values.
 static ValueRange
@@ -141,6 +132,32 @@ static Value reciprocalScale(ImplicitLocOpBuilder &b, const BagKernel &k,
       b, isZero, f32(b, 0.0), arith::DivFOp::create(b, f32(b, 1.0), divisor));
 }
 
+/// Runs `body` for each taken position of [start, end), with its row,
+/// carrying `inits`.
+static ValueRange forEachTaken(
+    ImplicitLocOpBuilder &b, const BagKernel &k, Value start, Value end,
+    ValueRange inits,
+    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value pos,
+                                    Value row, ValueRange)>
+        body) {
+  return buildLoop(
+      b, start, end, cst(b, 1), inits,
+      [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
+        Value row = loadRow(lb, k, pos);
+        Value taken = isTaken(lb, k, row, isInTable(lb, k, row));
+        auto ifOp = scf::IfOp::create(
+            lb, taken,
+            [&](OpBuilder &nested, Location loc) {
+              ImplicitLocOpBuilder tb(loc, nested);
+              scf::YieldOp::create(tb, body(tb, pos, row, iter));
+            },
+            [&](OpBuilder &nested, Location loc) {
+              scf::YieldOp::create(nested, loc, iter);
+            });
+        return SmallVector<Value>(ifOp.getResults());
+      });
+}
+
 //===----------------------------------------------------------------------===//
 // Max's winners
 //===----------------------------------------------------------------------===//
@@ -166,35 +183,21 @@ void mlir::embbag::gpu_lowering::buildWinnersThread(ImplicitLocOpBuilder &b,
         [&](ImplicitLocOpBuilder &cb, Value col, ValueRange) {
           // The CPU's rule: a position wins when it is the first taken
           // one, or greater than the maximum so far (ordered).
-          ValueRange best = buildLoop(
-              cb, start, end, cst(cb, 1), ValueRange{lowest, none},
-              [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
-                Value row = loadRow(lb, bags, pos);
-                Value taken = isTaken(lb, bags, row, isInTable(lb, bags, row));
-                auto ifOp = scf::IfOp::create(
-                    lb, taken,
-                    [&](OpBuilder &nested, Location loc) {
-                      ImplicitLocOpBuilder ib(loc, nested);
-                      Value v = convert(
-                          ib, load(ib, bags.table, ValueRange{row, col}),
-                          ib.getF32Type());
-                      Value wins = arith::OrIOp::create(
-                          ib,
-                          arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT,
-                                                v, iter[0]),
-                          cmp(ib, arith::CmpIPredicate::eq, iter[1], none));
-                      Value p = arith::IndexCastOp::create(
-                          ib, ib.getI64Type(), pos);
-                      scf::YieldOp::create(
-                          ib, ValueRange{
-                                  arith::SelectOp::create(ib, wins, v, iter[0]),
-                                  arith::SelectOp::create(ib, wins, p,
-                                                          iter[1])});
-                    },
-                    [&](OpBuilder &nested, Location loc) {
-                      scf::YieldOp::create(nested, loc, iter);
-                    });
-                return SmallVector<Value>(ifOp.getResults());
+          ValueRange best = forEachTaken(
+              cb, bags, start, end, ValueRange{lowest, none},
+              [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
+                  ValueRange iter) {
+                Value v = convert(ib, load(ib, bags.table, ValueRange{row, col}),
+                                  ib.getF32Type());
+                Value wins = arith::OrIOp::create(
+                    ib,
+                    arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT, v,
+                                          iter[0]),
+                    cmp(ib, arith::CmpIPredicate::eq, iter[1], none));
+                Value p = arith::IndexCastOp::create(ib, ib.getI64Type(), pos);
+                return SmallVector<Value>{
+                    arith::SelectOp::create(ib, wins, v, iter[0]),
+                    arith::SelectOp::create(ib, wins, p, iter[1])};
               });
           memref::StoreOp::create(cb, best[1], k.winners,
                                   ValueRange{bag, col});
@@ -343,32 +346,63 @@ static void addShare(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
                                 o.k.touched, ValueRange{row});
 }
 
+/// Adds position `pos`'s share to its row, `row`, if the group owns it.
+/// When `isChecker` (i1) holds, the group also flags an index outside the
+/// table (one group, not every group).
+static void addPosition(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
+                        Value pos, Value row, Value scale, Value isChecker) {
+  const BagKernel &k = o.bags();
+  Value inTable = isInTable(b, k, row);
+  if (k.indicesBit)
+    flagUnless(b, k.flag,
+               arith::OrIOp::create(
+                   b, inTable,
+                   arith::XOrIOp::create(
+                       b, isChecker,
+                       arith::ConstantOp::create(b, b.getBoolAttr(true)))),
+               k.indicesBit);
+  Value mine = arith::AndIOp::create(b, isTaken(b, k, row, inTable),
+                                     isOwned(b, o, row));
+  buildIf(b, mine, [&](ImplicitLocOpBuilder &tb) {
+    addShare(tb, o, bag, pos, row, scale);
+  });
+}
+
+/// Indices a group loads at once in its walk: independent loads, in flight
+/// together, where one at a time would wait for each (a position's share
+/// may store, so a later index is not loaded before it).
+constexpr int64_t kIndicesInFlight = 4;
+
 /// Adds the shares of bag `bag`'s positions [start, end) to the rows the
-/// group owns, in index order. When `isChecker` (i1) holds, the group also
-/// flags the indices outside the table (one group, not every group).
+/// group owns, in index order.
 static void addBag(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
                    Value start, Value end, Value scale, Value isChecker) {
   const BagKernel &k = o.bags();
-  buildLoop(
-      b, start, end, cst(b, 1), ValueRange{},
-      [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange) {
-        Value row = loadRow(lb, k, pos);
-        Value inTable = isInTable(lb, k, row);
-        if (k.indicesBit)
-          flagUnless(lb, k.flag,
-                     arith::OrIOp::create(
-                         lb, inTable,
-                         arith::XOrIOp::create(
-                             lb, isChecker,
-                             arith::ConstantOp::create(lb, lb.getBoolAttr(true)))),
-                     k.indicesBit);
-        Value mine = arith::AndIOp::create(lb, isTaken(lb, k, row, inTable),
-                                           isOwned(lb, o, row));
-        buildIf(lb, mine, [&](ImplicitLocOpBuilder &tb) {
-          addShare(tb, o, bag, pos, row, scale);
-        });
-        return SmallVector<Value>{};
-      });
+  Value step = cst(b, kIndicesInFlight);
+  Value mainEnd = arith::AddIOp::create(
+      b, start,
+      arith::MulIOp::create(
+          b,
+          arith::DivUIOp::create(b, arith::SubIOp::create(b, end, start), step),
+          step));
+  buildLoop(b, start, mainEnd, step, ValueRange{},
+            [&](ImplicitLocOpBuilder &lb, Value first, ValueRange) {
+              SmallVector<Value> positions, rows;
+              for (int64_t i = 0; i < kIndicesInFlight; ++i) {
+                positions.push_back(
+                    arith::AddIOp::create(lb, first, cst(lb, i)));
+                rows.push_back(loadRow(lb, k, positions.back()));
+              }
+              for (auto [pos, row] : llvm::zip(positions, rows))
+                addPosition(lb, o, bag, pos, row, scale, isChecker);
+              return SmallVector<Value>{};
+            });
+  buildLoop(b, mainEnd, end, cst(b, 1), ValueRange{},
+            [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange) {
+              addPosition(lb, o, bag, pos, loadRow(lb, k, pos), scale,
+                          isChecker);
+              return SmallVector<Value>{};
+            });
 }
 
 /// Walks every bag, adding the shares of the positions that read the
@@ -550,32 +584,6 @@ static Value dotWithDy(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value b
         return SmallVector<Value>{arith::AddFOp::create(
             lb, iter[0], arith::MulFOp::create(lb, dy, x))};
       })[0];
-}
-
-/// Runs `body` for each taken position of [start, end), with its row,
-/// carrying `inits`.
-static ValueRange forEachTaken(
-    ImplicitLocOpBuilder &b, const BagKernel &k, Value start, Value end,
-    ValueRange inits,
-    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value pos,
-                                    Value row, ValueRange)>
-        body) {
-  return buildLoop(
-      b, start, end, cst(b, 1), inits,
-      [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
-        Value row = loadRow(lb, k, pos);
-        Value taken = isTaken(lb, k, row, isInTable(lb, k, row));
-        auto ifOp = scf::IfOp::create(
-            lb, taken,
-            [&](OpBuilder &nested, Location loc) {
-              ImplicitLocOpBuilder tb(loc, nested);
-              scf::YieldOp::create(tb, body(tb, pos, row, iter));
-            },
-            [&](OpBuilder &nested, Location loc) {
-              scf::YieldOp::create(nested, loc, iter);
-            });
-        return SmallVector<Value>(ifOp.getResults());
-      });
 }
 
 void mlir::embbag::gpu_lowering::buildWeightsGradThread(

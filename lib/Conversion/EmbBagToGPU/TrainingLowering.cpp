@@ -46,27 +46,28 @@ struct TrainingOpView {
 
 } // namespace
 
+/// What every training op has.
+template <typename OpT> static TrainingOpView viewOperands(OpT op) {
+  TrainingOpView v;
+  v.op = op;
+  v.reduction = op.getReduction();
+  v.dy = op.getDy();
+  v.table = op.getTable();
+  v.weights = op.getWeights();
+  return v;
+}
+
 static std::optional<TrainingOpView> viewTrainingOp(Operation *op) {
   return TypeSwitch<Operation *, std::optional<TrainingOpView>>(op)
       .Case<PackedGradOp, OffsetsGradOp, SegmentsGradOp>([](auto grad) {
-        TrainingOpView v;
-        v.op = grad;
-        v.reduction = grad.getReduction();
+        TrainingOpView v = viewOperands(grad);
         v.sparse = grad.getSparse();
-        v.dy = grad.getDy();
-        v.table = grad.getTable();
-        v.weights = grad.getWeights();
         return v;
       })
       .Case<PackedUpdateOp, OffsetsUpdateOp, SegmentsUpdateOp>(
           [](auto update) {
-            TrainingOpView v;
-            v.op = update;
-            v.reduction = update.getReduction();
+            TrainingOpView v = viewOperands(update);
             v.isUpdate = true;
-            v.dy = update.getDy();
-            v.table = update.getTable();
-            v.weights = update.getWeights();
             v.learningRate = update.getLearningRate();
             v.epsilon = update.getEpsilon();
             v.state = update.getState();
