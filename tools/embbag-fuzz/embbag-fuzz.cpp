@@ -3,7 +3,8 @@
 // Each input is MLIR text. It goes through everything a user's IR goes
 // through in embbag-opt: parsing (the custom assembly of the embbag ops),
 // verification, a print/re-parse round trip, --embbag-verify-constants and
-// the whole --embbag-to-llvm pipeline, then translation to LLVM IR. Rejected
+// the whole --embbag-to-llvm pipeline (or --embbag-to-nvvm, the GPU's), then
+// translation to LLVM IR. Rejected
 // input is fine: it must only be rejected with a diagnostic. A crash, an
 // assertion, a sanitizer report, or an embbag op whose printed form does not
 // parse back is a bug.
@@ -161,7 +162,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(createCSEPass());
   if (hash & (1u << 15))
     pm.addPass(createLoopInvariantCodeMotionPass());
-  embbag::buildEmbBagToLLVMPipeline(pm, options);
+  // One input in four takes the GPU kernels: run by host loops
+  // (path=gpu-loops), or one in four of those compiled to PTX
+  // (embbag-to-nvvm, the device's pipeline).
+  if ((hash >> 16) % 4 == 0) {
+    options.path = embbag::LoweringPath::GPULoops;
+    options.batchTables = (hash & (1u << 18)) != 0;
+    // The host loops batch tables with parallel loops only.
+    options.parallel = options.parallel || options.batchTables;
+  }
+  if ((hash >> 16) % 16 == 4) {
+    embbag::EmbBagToNVVMOptions nvvm;
+    nvvm.checks = options.checks;
+    nvvm.status = options.checks && (hash & (1u << 19)) != 0;
+    nvvm.batchTables = (hash & (1u << 18)) != 0;
+    nvvm.rowsInFlight = 1 + (hash >> 20) % 16;
+    embbag::buildEmbBagToNVVMPipeline(pm, nvvm);
+  } else {
+    embbag::buildEmbBagToLLVMPipeline(pm, options);
+  }
   if (failed(pm.run(*module)))
     return 0;
 
