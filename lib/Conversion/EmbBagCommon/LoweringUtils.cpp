@@ -427,20 +427,17 @@ static BagOpInterface buildForwardOf(ImplicitLocOpBuilder &b, OpT op) {
                             op.getWeights(), op.getRowwiseAttr());
   } else if constexpr (std::is_same_v<OpT, OffsetsGradOp> ||
                        std::is_same_v<OpT, OffsetsUpdateOp>) {
-    return OffsetsOp::create(b, result, op.getReductionAttr(), op.getTable(),
-                             op.getIndices(), op.getOffsets(),
-                             op.getIncludeLastOffsetAttr(),
-                             op.getDefaultIndex(),
-                             op.getStaticDefaultIndexAttr(),
-                             op.getPaddingIdx(), op.getWeights(),
-                             op.getRowwiseAttr());
+    return OffsetsOp::create(
+        b, result, op.getReductionAttr(), op.getTable(), op.getIndices(),
+        op.getOffsets(), op.getIncludeLastOffsetAttr(), op.getDefaultIndex(),
+        op.getStaticDefaultIndexAttr(), op.getPaddingIdx(), op.getWeights(),
+        op.getRowwiseAttr());
   } else {
     return SegmentsOp::create(
         b, result, op.getReductionAttr(), op.getTable(), op.getIndices(),
-        op.getSegmentIds(), op.getNumSegments(),
-        op.getStaticNumSegmentsAttr(), op.getDefaultIndex(),
-        op.getStaticDefaultIndexAttr(), op.getPaddingIdx(), op.getWeights(),
-        op.getRowwiseAttr());
+        op.getSegmentIds(), op.getNumSegments(), op.getStaticNumSegmentsAttr(),
+        op.getDefaultIndex(), op.getStaticDefaultIndexAttr(),
+        op.getPaddingIdx(), op.getWeights(), op.getRowwiseAttr());
   }
 }
 

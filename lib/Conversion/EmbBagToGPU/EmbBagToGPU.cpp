@@ -48,7 +48,6 @@ using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::gpu_lowering;
 using contract::Clause;
 
-
 static bufferization::MaterializeInDestinationOp
 findDestination(BagOpInterface op);
 
@@ -149,12 +148,11 @@ Value gpu_lowering::flattenDestination(ImplicitLocOpBuilder &b, Value dest) {
     return dest;
   ReassociationIndices all =
       llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  return memref::CollapseShapeOp::create(
-      b, dest, ArrayRef<ReassociationIndices>{all});
+  return memref::CollapseShapeOp::create(b, dest,
+                                         ArrayRef<ReassociationIndices>{all});
 }
 
-Value gpu_lowering::firstElementAddress(ImplicitLocOpBuilder &b,
-                                        Value buffer) {
+Value gpu_lowering::firstElementAddress(ImplicitLocOpBuilder &b, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   auto meta = memref::ExtractStridedMetadataOp::create(b, buffer);
@@ -228,7 +226,6 @@ static void chooseLanes(ImplicitLocOpBuilder &b, BagKernel &k) {
   k.bagsPerBlock = arith::DivUIOp::create(b, cst(b, kBlockSize), k.lanesPerBag);
 }
 
-
 /// A gpu.launch of the threads' code over `numBlocks` blocks, stream-ordered
 /// and asynchronous: its stream is a `gpu.wait async`, which the runtime
 /// makes the thread's current stream (docs/GPU.md). The host waits for the
@@ -257,7 +254,8 @@ static void buildAsyncLaunch(ImplicitLocOpBuilder &b, ThreadBuilder thread,
 /// Runs the threads' code over `numBlocks` blocks: a gpu.launch, or two
 /// nested scf.parallel loops on the host.
 void gpu_lowering::buildLaunch(ImplicitLocOpBuilder &b, ThreadBuilder thread,
-                        Value numBlocks, bool hostLoops, bool hostWaits) {
+                               Value numBlocks, bool hostLoops,
+                               bool hostWaits) {
   Value zero = cst(b, 0);
   if (hostLoops) {
     Value one = cst(b, 1), threads = cst(b, kBlockSize);
@@ -437,8 +435,8 @@ static Value numSegments(ImplicitLocOpBuilder &b, BagOpInterface op) {
 
 BagKernel
 gpu_lowering::buildBagKernel(ImplicitLocOpBuilder &b, BagOpInterface op,
-                           const KernelChecks &checks,
-                           const ConvertEmbBagToGPUOptions &options) {
+                             const KernelChecks &checks,
+                             const ConvertEmbBagToGPUOptions &options) {
   bool packed = op.getBagForm() == BagForm::Packed;
   auto flatten = [&](Value v) { return packed ? flattenBags(b, v) : v; };
   Value table = flattenTable(b, op.getTable());
@@ -464,9 +462,8 @@ gpu_lowering::buildBagKernel(ImplicitLocOpBuilder &b, BagOpInterface op,
     k.scaleColumn =
         b.createOrFold<arith::SubIOp>(k.rowLength, cst(b, tailBytes));
     auto resultType = cast<ShapedType>(op->getResult(0).getType());
-    k.rowLength = resultType.isDynamicDim(1)
-                      ? k.scaleColumn
-                      : cst(b, resultType.getDimSize(1));
+    k.rowLength = resultType.isDynamicDim(1) ? k.scaleColumn
+                                             : cst(b, resultType.getDimSize(1));
   }
   if (op.getBagForm() == BagForm::Segments) {
     k.segmentIds = readBuffer(b, op.getBags());
@@ -492,15 +489,14 @@ gpu_lowering::buildBagKernel(ImplicitLocOpBuilder &b, BagOpInterface op,
 /// and no thread runs to flag it. Or'ed into the word, which the other
 /// kernels of a launch may share.
 void gpu_lowering::flagIdsWithoutSegments(ImplicitLocOpBuilder &b,
-                                        const BagKernel &k) {
+                                          const BagKernel &k) {
   auto eq = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
   };
   Value broken = arith::AndIOp::create(
       b, eq(k.bounds.numBags, cst(b, 0)),
-      arith::XOrIOp::create(
-          b, eq(k.bounds.numIndices, cst(b, 0)),
-          arith::ConstantOp::create(b, b.getBoolAttr(true))));
+      arith::XOrIOp::create(b, eq(k.bounds.numIndices, cst(b, 0)),
+                            arith::ConstantOp::create(b, b.getBoolAttr(true))));
   Value i32 = arith::ExtUIOp::create(b, b.getI32Type(), broken);
   Value bits = arith::MulIOp::create(
       b, i32,
@@ -511,8 +507,8 @@ void gpu_lowering::flagIdsWithoutSegments(ImplicitLocOpBuilder &b,
 }
 
 void gpu_lowering::reportFlags(ImplicitLocOpBuilder &b, Operation *op,
-                             KernelChecks &checks, const BagKernel &k,
-                             Value flags) {
+                               KernelChecks &checks, const BagKernel &k,
+                               Value flags) {
   checks.reportFlags(flags);
   if (!k.unsortedBit)
     return;
@@ -524,7 +520,6 @@ void gpu_lowering::reportFlags(ImplicitLocOpBuilder &b, Operation *op,
              "segment ids not sorted: embbag.segments on the GPU needs "
              "sorted segment ids");
 }
-
 
 namespace {
 

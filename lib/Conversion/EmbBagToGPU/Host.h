@@ -66,8 +66,8 @@ using ThreadBuilder =
 /// stream-ordered, asynchronous gpu.launch (none for no blocks), which the
 /// host waits for if `hostWaits`; or two nested scf.parallel loops on the
 /// host.
-void buildLaunch(ImplicitLocOpBuilder &b, ThreadBuilder thread,
-                 Value numBlocks, bool hostLoops, bool hostWaits);
+void buildLaunch(ImplicitLocOpBuilder &b, ThreadBuilder thread, Value numBlocks,
+                 bool hostLoops, bool hostWaits);
 
 /// The flag word the kernel's checks set, zeroed: the runtime's word on
 /// the GPU, or a stack slot for host loops.

@@ -28,9 +28,9 @@ using namespace mlir::embbag::gpu_lowering;
 /// NVPTX splits an i64 load whose alignment it does not know).
 static Value load(ImplicitLocOpBuilder &b, Value buffer, ValueRange indices) {
   Type element = cast<MemRefType>(buffer.getType()).getElementType();
-  return memref::LoadOp::create(b, buffer, indices, /*nontemporal=*/false,
-                                llvm::Align(element.getIntOrFloatBitWidth() /
-                                            8));
+  return memref::LoadOp::create(
+      b, buffer, indices, /*nontemporal=*/false,
+      llvm::Align(element.getIntOrFloatBitWidth() / 8));
 }
 
 /// The value `v` of float type as `type`.
@@ -59,8 +59,7 @@ static Value loadRow(ImplicitLocOpBuilder &b, const BagKernel &k, Value pos) {
 }
 
 /// Whether `row` is a row of the table (i1).
-static Value isInTable(ImplicitLocOpBuilder &b, const BagKernel &k,
-                       Value row) {
+static Value isInTable(ImplicitLocOpBuilder &b, const BagKernel &k, Value row) {
   return arith::AndIOp::create(
       b, cmp(b, arith::CmpIPredicate::sge, row, cst(b, 0)),
       cmp(b, arith::CmpIPredicate::slt, row, k.numEmb));
@@ -83,12 +82,10 @@ static Value loadWeight(ImplicitLocOpBuilder &b, const BagKernel &k,
 
 /// A loop over [lo, hi) by `step` carrying `inits`; `body` returns the
 /// next values.
-static ValueRange
-buildLoop(ImplicitLocOpBuilder &b, Value lo, Value hi, Value step,
-          ValueRange inits,
-          function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value,
-                                          ValueRange)>
-              body) {
+static ValueRange buildLoop(
+    ImplicitLocOpBuilder &b, Value lo, Value hi, Value step, ValueRange inits,
+    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value, ValueRange)>
+        body) {
   auto loop = scf::ForOp::create(
       b, lo, hi, step, inits,
       [&](OpBuilder &nested, Location loc, Value i, ValueRange iter) {
@@ -115,9 +112,8 @@ static Value fma(ImplicitLocOpBuilder &b, const BagKernel &k, Value a, Value x,
 static Value sqrt(ImplicitLocOpBuilder &b, const BagKernel &k, Value x) {
   if (!k.onDevice)
     return math::SqrtOp::create(b, x);
-  return LLVM::CallIntrinsicOp::create(b, x.getType(),
-                                       b.getStringAttr("llvm.sqrt.f32"),
-                                       ValueRange{x})
+  return LLVM::CallIntrinsicOp::create(
+             b, x.getType(), b.getStringAttr("llvm.sqrt.f32"), ValueRange{x})
       .getResult(0);
 }
 
@@ -126,36 +122,35 @@ static Value sqrt(ImplicitLocOpBuilder &b, const BagKernel &k, Value x) {
 static Value reciprocalScale(ImplicitLocOpBuilder &b, const BagKernel &k,
                              Value x) {
   Value divisor = k.reduction == Reduction::sqrtn ? sqrt(b, k, x) : x;
-  Value isZero = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, x,
-                                       f32(b, 0.0));
+  Value isZero =
+      arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, x, f32(b, 0.0));
   return arith::SelectOp::create(
       b, isZero, f32(b, 0.0), arith::DivFOp::create(b, f32(b, 1.0), divisor));
 }
 
 /// Runs `body` for each taken position of [start, end), with its row,
 /// carrying `inits`.
-static ValueRange forEachTaken(
-    ImplicitLocOpBuilder &b, const BagKernel &k, Value start, Value end,
-    ValueRange inits,
-    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value pos,
-                                    Value row, ValueRange)>
-        body) {
-  return buildLoop(
-      b, start, end, cst(b, 1), inits,
-      [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
-        Value row = loadRow(lb, k, pos);
-        Value taken = isTaken(lb, k, row, isInTable(lb, k, row));
-        auto ifOp = scf::IfOp::create(
-            lb, taken,
-            [&](OpBuilder &nested, Location loc) {
-              ImplicitLocOpBuilder tb(loc, nested);
-              scf::YieldOp::create(tb, body(tb, pos, row, iter));
-            },
-            [&](OpBuilder &nested, Location loc) {
-              scf::YieldOp::create(nested, loc, iter);
-            });
-        return SmallVector<Value>(ifOp.getResults());
-      });
+static ValueRange
+forEachTaken(ImplicitLocOpBuilder &b, const BagKernel &k, Value start,
+             Value end, ValueRange inits,
+             function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value pos,
+                                             Value row, ValueRange)>
+                 body) {
+  return buildLoop(b, start, end, cst(b, 1), inits,
+                   [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
+                     Value row = loadRow(lb, k, pos);
+                     Value taken = isTaken(lb, k, row, isInTable(lb, k, row));
+                     auto ifOp = scf::IfOp::create(
+                         lb, taken,
+                         [&](OpBuilder &nested, Location loc) {
+                           ImplicitLocOpBuilder tb(loc, nested);
+                           scf::YieldOp::create(tb, body(tb, pos, row, iter));
+                         },
+                         [&](OpBuilder &nested, Location loc) {
+                           scf::YieldOp::create(nested, loc, iter);
+                         });
+                     return SmallVector<Value>(ifOp.getResults());
+                   });
 }
 
 //===----------------------------------------------------------------------===//
@@ -173,37 +168,40 @@ void mlir::embbag::gpu_lowering::buildWinnersThread(ImplicitLocOpBuilder &b,
                                                     Value block, Value thread) {
   const BagKernel &bags = k.bags;
   Value bag = globalId(b, block, thread);
-  buildIf(b, cmp(b, arith::CmpIPredicate::ult, bag, bags.bounds.numBags),
-          [&](ImplicitLocOpBuilder &tb) {
-    auto [start, end] = getCheckedRange(tb, bags, bag);
-    Value none = arith::ConstantOp::create(tb, tb.getI64IntegerAttr(-1));
-    Value lowest = f32(tb, -std::numeric_limits<float>::infinity());
-    buildLoop(
-        tb, cst(tb, 0), bags.rowLength, cst(tb, 1), ValueRange{},
-        [&](ImplicitLocOpBuilder &cb, Value col, ValueRange) {
-          // The CPU's rule: a position wins when it is the first taken
-          // one, or greater than the maximum so far (ordered).
-          ValueRange best = forEachTaken(
-              cb, bags, start, end, ValueRange{lowest, none},
-              [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
-                  ValueRange iter) {
-                Value v = convert(ib, load(ib, bags.table, ValueRange{row, col}),
-                                  ib.getF32Type());
-                Value wins = arith::OrIOp::create(
-                    ib,
-                    arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT, v,
-                                          iter[0]),
-                    cmp(ib, arith::CmpIPredicate::eq, iter[1], none));
-                Value p = arith::IndexCastOp::create(ib, ib.getI64Type(), pos);
-                return SmallVector<Value>{
-                    arith::SelectOp::create(ib, wins, v, iter[0]),
-                    arith::SelectOp::create(ib, wins, p, iter[1])};
-              });
-          memref::StoreOp::create(cb, best[1], k.winners,
-                                  ValueRange{bag, col});
-          return SmallVector<Value>{};
-        });
-  });
+  buildIf(
+      b, cmp(b, arith::CmpIPredicate::ult, bag, bags.bounds.numBags),
+      [&](ImplicitLocOpBuilder &tb) {
+        auto [start, end] = getCheckedRange(tb, bags, bag);
+        Value none = arith::ConstantOp::create(tb, tb.getI64IntegerAttr(-1));
+        Value lowest = f32(tb, -std::numeric_limits<float>::infinity());
+        buildLoop(
+            tb, cst(tb, 0), bags.rowLength, cst(tb, 1), ValueRange{},
+            [&](ImplicitLocOpBuilder &cb, Value col, ValueRange) {
+              // The CPU's rule: a position wins when it is the first taken
+              // one, or greater than the maximum so far (ordered).
+              ValueRange best = forEachTaken(
+                  cb, bags, start, end, ValueRange{lowest, none},
+                  [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
+                      ValueRange iter) {
+                    Value v =
+                        convert(ib, load(ib, bags.table, ValueRange{row, col}),
+                                ib.getF32Type());
+                    Value wins = arith::OrIOp::create(
+                        ib,
+                        arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT, v,
+                                              iter[0]),
+                        cmp(ib, arith::CmpIPredicate::eq, iter[1], none));
+                    Value p =
+                        arith::IndexCastOp::create(ib, ib.getI64Type(), pos);
+                    return SmallVector<Value>{
+                        arith::SelectOp::create(ib, wins, v, iter[0]),
+                        arith::SelectOp::create(ib, wins, p, iter[1])};
+                  });
+              memref::StoreOp::create(cb, best[1], k.winners,
+                                      ValueRange{bag, col});
+              return SmallVector<Value>{};
+            });
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -231,8 +229,9 @@ struct Owner {
 } // namespace
 
 /// Runs `body` for the lane's columns of a row: lane, lane + lanes, ...
-static void forEachColumn(ImplicitLocOpBuilder &b, const Owner &o,
-                          function_ref<void(ImplicitLocOpBuilder &, Value)> body) {
+static void
+forEachColumn(ImplicitLocOpBuilder &b, const Owner &o,
+              function_ref<void(ImplicitLocOpBuilder &, Value)> body) {
   buildLoop(b, o.lane, o.bags().rowLength, o.bags().lanesPerBag, ValueRange{},
             [&](ImplicitLocOpBuilder &lb, Value col, ValueRange) {
               body(lb, col);
@@ -241,9 +240,9 @@ static void forEachColumn(ImplicitLocOpBuilder &b, const Owner &o,
 }
 
 /// Runs `body` for each row the group owns.
-static void forEachOwnedRow(
-    ImplicitLocOpBuilder &b, const Owner &o,
-    function_ref<void(ImplicitLocOpBuilder &, Value)> body) {
+static void
+forEachOwnedRow(ImplicitLocOpBuilder &b, const Owner &o,
+                function_ref<void(ImplicitLocOpBuilder &, Value)> body) {
   buildLoop(b, o.group, o.bags().numEmb, o.k.numOwners, ValueRange{},
             [&](ImplicitLocOpBuilder &lb, Value row, ValueRange) {
               body(lb, row);
@@ -285,9 +284,8 @@ static void zeroOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
 /// mean's and sqrtn's scale of the bag of positions [start, end) (the CPU's
 /// `scale`: 1 / count, 1 / sqrt(count), weighted 1 / sqrt(sum w^2), over
 /// the taken positions), and whether it reads a row the group owns.
-static std::pair<Value, Value> scanBag(ImplicitLocOpBuilder &b,
-                                       const Owner &o, Value start,
-                                       Value end) {
+static std::pair<Value, Value> scanBag(ImplicitLocOpBuilder &b, const Owner &o,
+                                       Value start, Value end) {
   const BagKernel &k = o.bags();
   bool squares = k.reduction == Reduction::sqrtn && k.weights;
   Value no = arith::ConstantOp::create(b, b.getBoolAttr(false));
@@ -361,8 +359,8 @@ static void addPosition(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
                        b, isChecker,
                        arith::ConstantOp::create(b, b.getBoolAttr(true)))),
                k.indicesBit);
-  Value mine = arith::AndIOp::create(b, isTaken(b, k, row, inTable),
-                                     isOwned(b, o, row));
+  Value mine =
+      arith::AndIOp::create(b, isTaken(b, k, row, inTable), isOwned(b, o, row));
   buildIf(b, mine, [&](ImplicitLocOpBuilder &tb) {
     addShare(tb, o, bag, pos, row, scale);
   });
@@ -411,27 +409,26 @@ static void addBags(ImplicitLocOpBuilder &b, const Owner &o) {
   const BagKernel &bags = o.bags();
   // Group 0 checks the indices and segment ids: every group reads them all.
   Value isChecker = cmp(b, arith::CmpIPredicate::eq, o.group, cst(b, 0));
-  buildLoop(
-      b, cst(b, 0), bags.bounds.numBags, cst(b, 1), ValueRange{},
-      [&](ImplicitLocOpBuilder &lb, Value bag, ValueRange) {
-        auto [start, end] = getCheckedRange(lb, bags, bag);
-        if (bags.segmentIdsBit)
-          buildIf(lb, isChecker, [&](ImplicitLocOpBuilder &tb) {
-            checkSegment(tb, bags, bag, o.lane, start, end);
-          });
-        if (!o.scaled()) {
-          addBag(lb, o, bag, start, end, Value(), isChecker);
-          return SmallVector<Value>{};
-        }
-        // A second walk only for a bag that reads an owned row (or to
-        // check its indices).
-        auto [scale, owned] = scanBag(lb, o, start, end);
-        buildIf(lb, arith::OrIOp::create(lb, owned, isChecker),
-                [&](ImplicitLocOpBuilder &tb) {
-                  addBag(tb, o, bag, start, end, scale, isChecker);
+  buildLoop(b, cst(b, 0), bags.bounds.numBags, cst(b, 1), ValueRange{},
+            [&](ImplicitLocOpBuilder &lb, Value bag, ValueRange) {
+              auto [start, end] = getCheckedRange(lb, bags, bag);
+              if (bags.segmentIdsBit)
+                buildIf(lb, isChecker, [&](ImplicitLocOpBuilder &tb) {
+                  checkSegment(tb, bags, bag, o.lane, start, end);
                 });
-        return SmallVector<Value>{};
-      });
+              if (!o.scaled()) {
+                addBag(lb, o, bag, start, end, Value(), isChecker);
+                return SmallVector<Value>{};
+              }
+              // A second walk only for a bag that reads an owned row (or to
+              // check its indices).
+              auto [scale, owned] = scanBag(lb, o, start, end);
+              buildIf(lb, arith::OrIOp::create(lb, owned, isChecker),
+                      [&](ImplicitLocOpBuilder &tb) {
+                        addBag(tb, o, bag, start, end, scale, isChecker);
+                      });
+              return SmallVector<Value>{};
+            });
 }
 
 /// Whether the lane added to `row` (i1).
@@ -472,14 +469,13 @@ static void applyStep(ImplicitLocOpBuilder &b, const Owner &o, Value row,
 /// w -= lr / (sqrt(state) + eps) * g.
 static void adagradStep(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
   const TrainingKernel &k = o.k;
-  Value sumSquares =
-      buildLoop(b, cst(b, 0), k.bags.rowLength, cst(b, 1),
-                ValueRange{f32(b, 0.0)},
-                [&](ImplicitLocOpBuilder &lb, Value col, ValueRange iter) {
-                  Value g = load(lb, k.rowGrads, ValueRange{row, col});
-                  return SmallVector<Value>{arith::AddFOp::create(
-                      lb, iter[0], arith::MulFOp::create(lb, g, g))};
-                })[0];
+  Value sumSquares = buildLoop(
+      b, cst(b, 0), k.bags.rowLength, cst(b, 1), ValueRange{f32(b, 0.0)},
+      [&](ImplicitLocOpBuilder &lb, Value col, ValueRange iter) {
+        Value g = load(lb, k.rowGrads, ValueRange{row, col});
+        return SmallVector<Value>{arith::AddFOp::create(
+            lb, iter[0], arith::MulFOp::create(lb, g, g))};
+      })[0];
   Value rowLength = arith::UIToFPOp::create(
       b, b.getF32Type(),
       arith::IndexCastUIOp::create(b, b.getI64Type(), k.bags.rowLength));
@@ -490,8 +486,8 @@ static void adagradStep(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
   memref::StoreOp::create(b, convert(b, state, stateType), k.updatedState,
                           ValueRange{row});
   Value step = arith::DivFOp::create(
-      b, k.learningRate, arith::AddFOp::create(b, sqrt(b, k.bags, state),
-                                               k.epsilon));
+      b, k.learningRate,
+      arith::AddFOp::create(b, sqrt(b, k.bags, state), k.epsilon));
   applyStep(b, o, row, step);
 }
 
@@ -561,7 +557,8 @@ void mlir::embbag::gpu_lowering::buildRowOwnersThread(ImplicitLocOpBuilder &b,
 //===----------------------------------------------------------------------===//
 
 void mlir::embbag::gpu_lowering::buildZeroWeightsGradThread(
-    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block, Value thread) {
+    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
+    Value thread) {
   Value pos = globalId(b, block, thread);
   Type type = cast<MemRefType>(k.weightsGrad.getType()).getElementType();
   buildIf(b, cmp(b, arith::CmpIPredicate::ult, pos, k.bags.bounds.numIndices),
@@ -572,13 +569,13 @@ void mlir::embbag::gpu_lowering::buildZeroWeightsGradThread(
 }
 
 /// dy[bag] . table[row], in f32, column by column.
-static Value dotWithDy(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value bag,
-                       Value row) {
+static Value dotWithDy(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                       Value bag, Value row) {
   return buildLoop(
       b, cst(b, 0), k.bags.rowLength, cst(b, 1), ValueRange{f32(b, 0.0)},
       [&](ImplicitLocOpBuilder &lb, Value col, ValueRange iter) {
-        Value dy = convert(lb, load(lb, k.dy, ValueRange{bag, col}),
-                           lb.getF32Type());
+        Value dy =
+            convert(lb, load(lb, k.dy, ValueRange{bag, col}), lb.getF32Type());
         Value x = convert(lb, load(lb, k.bags.table, ValueRange{row, col}),
                           lb.getF32Type());
         return SmallVector<Value>{arith::AddFOp::create(
@@ -586,50 +583,53 @@ static Value dotWithDy(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value b
       })[0];
 }
 
-void mlir::embbag::gpu_lowering::buildWeightsGradThread(
-    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block, Value thread) {
+void mlir::embbag::gpu_lowering::buildWeightsGradThread(ImplicitLocOpBuilder &b,
+                                                        const TrainingKernel &k,
+                                                        Value block,
+                                                        Value thread) {
   const BagKernel &bags = k.bags;
   Value bag = globalId(b, block, thread);
   Type type = cast<MemRefType>(k.weightsGrad.getType()).getElementType();
   buildIf(b, cmp(b, arith::CmpIPredicate::ult, bag, bags.bounds.numBags),
           [&](ImplicitLocOpBuilder &tb) {
-    auto [start, end] = getCheckedRange(tb, bags, bag);
-    // sqrtn: y = S / sqrt(Q), S = sum w_j x_j, Q = sum w_j^2, so with
-    // s = 1 / sqrt(Q) and D = sum_j w_j (dy . x_j):
-    // dL/dw_j = s (dy . x_j) - w_j D s^3 (the CPU kernel's formula).
-    Value s, bigD;
-    if (bags.reduction == Reduction::sqrtn) {
-      ValueRange sums = forEachTaken(
-          tb, bags, start, end, ValueRange{f32(tb, 0.0), f32(tb, 0.0)},
-          [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
-              ValueRange iter) {
-            Value w = loadWeight(ib, bags, pos);
-            Value d = dotWithDy(ib, k, bag, row);
-            return SmallVector<Value>{
-                arith::AddFOp::create(ib, iter[0],
-                                      arith::MulFOp::create(ib, w, w)),
-                arith::AddFOp::create(ib, iter[1],
-                                      arith::MulFOp::create(ib, w, d))};
+            auto [start, end] = getCheckedRange(tb, bags, bag);
+            // sqrtn: y = S / sqrt(Q), S = sum w_j x_j, Q = sum w_j^2, so with
+            // s = 1 / sqrt(Q) and D = sum_j w_j (dy . x_j):
+            // dL/dw_j = s (dy . x_j) - w_j D s^3 (the CPU kernel's formula).
+            Value s, bigD;
+            if (bags.reduction == Reduction::sqrtn) {
+              ValueRange sums = forEachTaken(
+                  tb, bags, start, end, ValueRange{f32(tb, 0.0), f32(tb, 0.0)},
+                  [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
+                      ValueRange iter) {
+                    Value w = loadWeight(ib, bags, pos);
+                    Value d = dotWithDy(ib, k, bag, row);
+                    return SmallVector<Value>{
+                        arith::AddFOp::create(ib, iter[0],
+                                              arith::MulFOp::create(ib, w, w)),
+                        arith::AddFOp::create(ib, iter[1],
+                                              arith::MulFOp::create(ib, w, d))};
+                  });
+              s = reciprocalScale(tb, bags, sums[0]);
+              bigD = sums[1];
+            }
+            forEachTaken(tb, bags, start, end, ValueRange{},
+                         [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
+                             ValueRange) {
+                           Value grad = dotWithDy(ib, k, bag, row);
+                           if (s) {
+                             Value w = loadWeight(ib, bags, pos);
+                             Value s3 = arith::MulFOp::create(
+                                 ib, arith::MulFOp::create(ib, s, s), s);
+                             Value minus = arith::MulFOp::create(
+                                 ib, arith::MulFOp::create(ib, w, bigD), s3);
+                             grad = arith::SubFOp::create(
+                                 ib, arith::MulFOp::create(ib, s, grad), minus);
+                           }
+                           memref::StoreOp::create(ib, convert(ib, grad, type),
+                                                   k.weightsGrad,
+                                                   ValueRange{pos});
+                           return SmallVector<Value>{};
+                         });
           });
-      s = reciprocalScale(tb, bags, sums[0]);
-      bigD = sums[1];
-    }
-    forEachTaken(
-        tb, bags, start, end, ValueRange{},
-        [&](ImplicitLocOpBuilder &ib, Value pos, Value row, ValueRange) {
-          Value grad = dotWithDy(ib, k, bag, row);
-          if (s) {
-            Value w = loadWeight(ib, bags, pos);
-            Value s3 = arith::MulFOp::create(
-                ib, arith::MulFOp::create(ib, s, s), s);
-            Value minus = arith::MulFOp::create(
-                ib, arith::MulFOp::create(ib, w, bigD), s3);
-            grad = arith::SubFOp::create(
-                ib, arith::MulFOp::create(ib, s, grad), minus);
-          }
-          memref::StoreOp::create(ib, convert(ib, grad, type), k.weightsGrad,
-                                  ValueRange{pos});
-          return SmallVector<Value>{};
-        });
-  });
 }

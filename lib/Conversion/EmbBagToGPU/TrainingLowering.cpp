@@ -64,15 +64,14 @@ static std::optional<TrainingOpView> viewTrainingOp(Operation *op) {
         v.sparse = grad.getSparse();
         return v;
       })
-      .Case<PackedUpdateOp, OffsetsUpdateOp, SegmentsUpdateOp>(
-          [](auto update) {
-            TrainingOpView v = viewOperands(update);
-            v.isUpdate = true;
-            v.learningRate = update.getLearningRate();
-            v.epsilon = update.getEpsilon();
-            v.state = update.getState();
-            return v;
-          })
+      .Case<PackedUpdateOp, OffsetsUpdateOp, SegmentsUpdateOp>([](auto update) {
+        TrainingOpView v = viewOperands(update);
+        v.isUpdate = true;
+        v.learningRate = update.getLearningRate();
+        v.epsilon = update.getEpsilon();
+        v.state = update.getState();
+        return v;
+      })
       .Default([](Operation *) { return std::nullopt; });
 }
 
@@ -124,9 +123,8 @@ void gpu_lowering::declareScratchFunction(ModuleOp module) {
     return;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
-  auto f = func::FuncOp::create(
-      b, module.getLoc(), kScratchFunction,
-      b.getFunctionType({b.getIndexType()}, {type}));
+  auto f = func::FuncOp::create(b, module.getLoc(), kScratchFunction,
+                                b.getFunctionType({b.getIndexType()}, {type}));
   f.setPrivate();
   f->setAttr("llvm.emit_c_interface", b.getUnitAttr());
 }
@@ -174,8 +172,9 @@ public:
     }
     launch(b, k, owners, checked);
     if (checked)
-      reportFlags(b, op, checks, k.bags,
-                  memref::LoadOp::create(b, k.bags.flag, ValueRange{cst(b, 0)}));
+      reportFlags(
+          b, op, checks, k.bags,
+          memref::LoadOp::create(b, k.bags.flag, ValueRange{cst(b, 0)}));
     replaceResults(b, rewriter, view, k, results);
   }
 
@@ -200,8 +199,8 @@ private:
                              {k.bags.numEmb, k.bags.rowLength}, r.init);
       } else {
         Value size = view.isUpdate ? k.bags.numEmb : k.bags.bounds.numIndices;
-        r.buffer = newBuffer(b, {ShapedType::kDynamic}, element, {size},
-                             r.init);
+        r.buffer =
+            newBuffer(b, {ShapedType::kDynamic}, element, {size}, r.init);
       }
       results.push_back(r);
     }
@@ -227,8 +226,8 @@ private:
         dynamic.push_back(value);
     init = tensor::EmptyOp::create(b, RankedTensorType::get(shape, element),
                                    dynamic);
-    return bufferization::ToBufferOp::create(
-        b, MemRefType::get(shape, element), init, UnitAttr());
+    return bufferization::ToBufferOp::create(b, MemRefType::get(shape, element),
+                                             init, UnitAttr());
   }
 
   /// Sets the row owners' lanes per row and groups per block (one lane for
@@ -345,8 +344,7 @@ private:
     run(owners, !k.weightsGrad, buildRowOwnersThread);
     if (!k.weightsGrad)
       return;
-    run(blocksFor(k.bags.bounds.numIndices), false,
-        buildZeroWeightsGradThread);
+    run(blocksFor(k.bags.bounds.numIndices), false, buildZeroWeightsGradThread);
     run(blocksFor(k.bags.bounds.numBags), true, buildWeightsGradThread);
   }
 
