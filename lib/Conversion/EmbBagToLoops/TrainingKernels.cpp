@@ -518,7 +518,16 @@ static Value withTableSizes(ImplicitLocOpBuilder &b, const TrainProblem &p,
 }
 
 bool mlir::embbag::loops::scattersDenseGrad(const TrainProblem &p) {
-  return !p.parallel && p.accType == p.storageType;
+  if (p.parallel || p.accType != p.storageType)
+    return false;
+  // A table of statically fewer rows than positions: each row is read
+  // several times, and summing it in registers then writing it once (the
+  // grouped kernel) beats a read-modify-write of the row per position (c3
+  // of the training benchmark, called from C with rotating index sets:
+  // 1.33 against 1.41 ms).
+  std::optional<int64_t> rows = getConstantIntValue(p.numEmb);
+  std::optional<int64_t> positions = getConstantIntValue(p.numPositions);
+  return !(rows && positions && *positions >= *rows);
 }
 
 /// Adds position `j`'s share of `block` to its row of `grad`, in the block
