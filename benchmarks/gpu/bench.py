@@ -578,6 +578,15 @@ def run_rows_in_flight_sweep(lib_dir, reps):
                           + " |", flush=True)
 
 
+def add_library_arguments(parser, reps):
+    """The options of the scripts that run the libraries of build.sh."""
+    parser.add_argument("--lib-dir", default=os.path.join(HERE, "out"))
+    parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
+    parser.add_argument("--reps", type=int, default=reps)
+    parser.add_argument("--libomp", help="the OpenMP runtime of host "
+                        "libraries built with parallel=1, loaded first")
+
+
 def init_cuda_runtime(lib_dir):
     """Loads embbag's CUDA runtime beside the libraries and makes PyTorch's
     current stream the launches' stream, so that events time them in

@@ -33,8 +33,8 @@ import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench import (DTYPES, Kernels, init_cuda_runtime,  # noqa: E402
-                   time_stream_ms)
+from bench import (DTYPES, Kernels, add_library_arguments,  # noqa: E402
+                   init_cuda_runtime, time_stream_ms)
 from gen_kernels import TABLE_DIM, TABLES  # noqa: E402
 
 TOLERANCE = {"f32": 1e-4, "f16": 1e-2, "bf16": 5e-2}

@@ -31,7 +31,8 @@ import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench import DTYPES, Kernels, init_cuda_runtime, time_stream_ms  # noqa
+from bench import (DTYPES, Kernels, add_library_arguments,  # noqa: E402
+                   init_cuda_runtime, time_stream_ms)
 
 DIM = 64
 LR, EPS = 0.05, 1e-6
@@ -297,11 +298,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--emit-mlir", metavar="PATH",
                         help="write the kernels' MLIR and stop")
-    parser.add_argument("--lib-dir", default=os.path.join(HERE, "out"))
-    parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
-    parser.add_argument("--reps", type=int, default=20)
-    parser.add_argument("--libomp", help="the OpenMP runtime of host "
-                        "libraries built with parallel=1, loaded first")
+    add_library_arguments(parser, reps=20)
     args = parser.parse_args()
     if args.emit_mlir:
         emit_mlir(args.emit_mlir)

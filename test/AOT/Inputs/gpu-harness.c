@@ -13,11 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#ifdef VOID_RESULT
-#define CALL(f, ...) (f(__VA_ARGS__), 0)
-#else
-#define CALL(f, ...) f(__VA_ARGS__)
-#endif
+#include "call-status.h"
 
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
