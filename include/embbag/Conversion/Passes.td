@@ -290,8 +290,18 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     the launch: an op in between that touches memory, or names the
     destination, ends the group. Unsupported ops are not batched
     (docs/GPU.md, "Table batching: one launch").
+    The training ops (`embbag.*_grad`, dense, and `embbag.*_update`) are
+    lowered too, to deterministic kernels without atomics on the gradient:
+    groups of lanes that each own the table rows r with r mod G = group
+    walk the positions in index order and sum their own rows; max first
+    finds each bag's winning positions; updates step the rows they touched
+    (docs/GPU.md, "Training"). Updates, max and f16/bf16 gradients
+    accumulate in scratch memory from the runtime function
+    `embbagCudaScratch` (a `memref.alloc` with `host-loops`), which the
+    pass declares in the module too.
     Not supported yet, and reported as errors at the op (or left alone with
-    `leave-unsupported`): tables of integers or `f64`.
+    `leave-unsupported`): tables of integers or `f64`, `sparse` gradients,
+    and on the GPU results without a destination.
     Only the embbag ops are rewritten. Example:
     `embbag-opt --convert-embbag-to-gpu --gpu-kernel-outlining`.
   }];

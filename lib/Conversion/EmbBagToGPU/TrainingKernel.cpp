@@ -33,12 +33,15 @@ static Value load(ImplicitLocOpBuilder &b, Value buffer, ValueRange indices) {
       llvm::Align(element.getIntOrFloatBitWidth() / 8));
 }
 
-/// The value `v` of float type as `type`.
+/// The value `v` of float type as `type` (f16 and bf16 through f32).
 static Value convert(ImplicitLocOpBuilder &b, Value v, Type type) {
   unsigned from = v.getType().getIntOrFloatBitWidth();
+  unsigned to = type.getIntOrFloatBitWidth();
   if (v.getType() == type)
     return v;
-  if (from < type.getIntOrFloatBitWidth())
+  if (from == to)
+    return convert(b, arith::ExtFOp::create(b, b.getF32Type(), v), type);
+  if (from < to)
     return arith::ExtFOp::create(b, type, v);
   return arith::TruncFOp::create(b, type, v);
 }
