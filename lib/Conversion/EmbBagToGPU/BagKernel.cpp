@@ -305,13 +305,12 @@ static RawRow loadRawIfTaken(ImplicitLocOpBuilder &b, const Lane &l,
   return raw;
 }
 
-/// `buffer[pos]`, at its natural alignment: without a data layout, the
-/// kernel module's LLVM IR would assume 4 bytes for an i64 and NVPTX would
-/// split the load in two.
-static Value loadElement(ImplicitLocOpBuilder &b, Value buffer, Value pos) {
+Value mlir::embbag::gpu_lowering::loadElement(ImplicitLocOpBuilder &b,
+                                              Value buffer,
+                                              ValueRange indices) {
   Type element = cast<MemRefType>(buffer.getType()).getElementType();
   return memref::LoadOp::create(
-      b, buffer, ValueRange{pos}, /*nontemporal=*/false,
+      b, buffer, indices, /*nontemporal=*/false,
       llvm::Align(element.getIntOrFloatBitWidth() / 8));
 }
 

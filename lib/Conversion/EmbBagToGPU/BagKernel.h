@@ -80,6 +80,11 @@ struct BagKernel {
 BagBounds sortedSegmentBounds(ImplicitLocOpBuilder &b, Value ids,
                               Value numSegments);
 
+/// `buffer[indices]`, at its natural alignment: without a data layout, the
+/// kernel module's LLVM IR would assume 4 bytes for an i64 and NVPTX would
+/// split the load in two.
+Value loadElement(ImplicitLocOpBuilder &b, Value buffer, ValueRange indices);
+
 /// Runs `body` when `condition` (i1) holds: an scf.if without results.
 void buildIf(ImplicitLocOpBuilder &b, Value condition,
              function_ref<void(ImplicitLocOpBuilder &)> body);

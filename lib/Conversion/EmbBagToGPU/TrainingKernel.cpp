@@ -24,15 +24,6 @@ using namespace mlir::embbag;
 using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::gpu_lowering;
 
-/// `buffer[indices]` at its natural alignment (BagKernel.cpp's loadElement:
-/// NVPTX splits an i64 load whose alignment it does not know).
-static Value load(ImplicitLocOpBuilder &b, Value buffer, ValueRange indices) {
-  Type element = cast<MemRefType>(buffer.getType()).getElementType();
-  return memref::LoadOp::create(
-      b, buffer, indices, /*nontemporal=*/false,
-      llvm::Align(element.getIntOrFloatBitWidth() / 8));
-}
-
 /// The value `v` of float type as `type` (f16 and bf16 through f32).
 static Value convert(ImplicitLocOpBuilder &b, Value v, Type type) {
   unsigned from = v.getType().getIntOrFloatBitWidth();
@@ -58,7 +49,7 @@ static Value cmp(ImplicitLocOpBuilder &b, arith::CmpIPredicate predicate,
 /// The index read at position `pos`, as an index.
 static Value loadRow(ImplicitLocOpBuilder &b, const BagKernel &k, Value pos) {
   return arith::IndexCastOp::create(b, b.getIndexType(),
-                                    load(b, k.indices, pos));
+                                    loadElement(b, k.indices, pos));
 }
 
 /// Whether `row` is a row of the table (i1).
@@ -80,7 +71,7 @@ static Value isTaken(ImplicitLocOpBuilder &b, const BagKernel &k, Value row,
 /// The weight of position `pos` in f32.
 static Value loadWeight(ImplicitLocOpBuilder &b, const BagKernel &k,
                         Value pos) {
-  return convert(b, load(b, k.weights, pos), b.getF32Type());
+  return convert(b, loadElement(b, k.weights, pos), b.getF32Type());
 }
 
 /// A loop over [lo, hi) by `step` carrying `inits`; `body` returns the
@@ -186,9 +177,9 @@ void mlir::embbag::gpu_lowering::buildWinnersThread(ImplicitLocOpBuilder &b,
                   cb, bags, start, end, ValueRange{lowest, none},
                   [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
                       ValueRange iter) {
-                    Value v =
-                        convert(ib, load(ib, bags.table, ValueRange{row, col}),
-                                ib.getF32Type());
+                    Value v = convert(
+                        ib, loadElement(ib, bags.table, ValueRange{row, col}),
+                        ib.getF32Type());
                     Value wins = arith::OrIOp::create(
                         ib,
                         arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT, v,
@@ -326,20 +317,22 @@ static void addShare(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
   Value position = arith::IndexCastOp::create(b, b.getI64Type(), pos);
   forEachColumn(b, o, [&](ImplicitLocOpBuilder &cb, Value col) {
     auto add = [&](ImplicitLocOpBuilder &ab) {
-      Value dy =
-          convert(ab, load(ab, o.k.dy, ValueRange{bag, col}), ab.getF32Type());
+      Value dy = convert(ab, loadElement(ab, o.k.dy, ValueRange{bag, col}),
+                         ab.getF32Type());
       Value share =
           coefficient ? arith::MulFOp::create(ab, dy, coefficient) : dy;
-      Value old = convert(ab, load(ab, o.accumulator(), ValueRange{row, col}),
-                          ab.getF32Type());
+      Value old =
+          convert(ab, loadElement(ab, o.accumulator(), ValueRange{row, col}),
+                  ab.getF32Type());
       Value sum = arith::AddFOp::create(ab, old, share);
       memref::StoreOp::create(ab, convert(ab, sum, o.accumulatorType()),
                               o.accumulator(), ValueRange{row, col});
     };
     if (!isMax)
       return add(cb);
-    Value won = cmp(cb, arith::CmpIPredicate::eq,
-                    load(cb, o.k.winners, ValueRange{bag, col}), position);
+    Value won =
+        cmp(cb, arith::CmpIPredicate::eq,
+            loadElement(cb, o.k.winners, ValueRange{bag, col}), position);
     buildIf(cb, won, add);
   });
   if (o.k.touched)
@@ -437,7 +430,7 @@ static void addBags(ImplicitLocOpBuilder &b, const Owner &o) {
 /// Whether the lane added to `row` (i1).
 static Value isTouched(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
   Value bit = laneBit(b, o);
-  Value word = load(b, o.k.touched, ValueRange{row});
+  Value word = loadElement(b, o.k.touched, ValueRange{row});
   return cmp(b, arith::CmpIPredicate::ne, arith::AndIOp::create(b, word, bit),
              arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
 }
@@ -448,7 +441,7 @@ static void copyUnlessInPlace(ImplicitLocOpBuilder &b, Value inPlace,
   Value copy = arith::XOrIOp::create(
       b, inPlace, arith::ConstantOp::create(b, b.getBoolAttr(true)));
   buildIf(b, copy, [&](ImplicitLocOpBuilder &tb) {
-    memref::StoreOp::create(tb, load(tb, from, indices), to, indices);
+    memref::StoreOp::create(tb, loadElement(tb, from, indices), to, indices);
   });
 }
 
@@ -459,8 +452,8 @@ static void applyStep(ImplicitLocOpBuilder &b, const Owner &o, Value row,
   Type type = cast<MemRefType>(k.updatedTable.getType()).getElementType();
   Value minusStep = arith::NegFOp::create(b, step);
   forEachColumn(b, o, [&](ImplicitLocOpBuilder &cb, Value col) {
-    Value g = load(cb, k.rowGrads, ValueRange{row, col});
-    Value w = convert(cb, load(cb, k.bags.table, ValueRange{row, col}),
+    Value g = loadElement(cb, k.rowGrads, ValueRange{row, col});
+    Value w = convert(cb, loadElement(cb, k.bags.table, ValueRange{row, col}),
                       cb.getF32Type());
     Value next = fma(cb, k.bags, minusStep, g, w);
     memref::StoreOp::create(cb, convert(cb, next, type), k.updatedTable,
@@ -475,7 +468,7 @@ static void adagradStep(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
   Value sumSquares = buildLoop(
       b, cst(b, 0), k.bags.rowLength, cst(b, 1), ValueRange{f32(b, 0.0)},
       [&](ImplicitLocOpBuilder &lb, Value col, ValueRange iter) {
-        Value g = load(lb, k.rowGrads, ValueRange{row, col});
+        Value g = loadElement(lb, k.rowGrads, ValueRange{row, col});
         return SmallVector<Value>{arith::AddFOp::create(
             lb, iter[0], arith::MulFOp::create(lb, g, g))};
       })[0];
@@ -484,7 +477,7 @@ static void adagradStep(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
       arith::IndexCastUIOp::create(b, b.getI64Type(), k.bags.rowLength));
   Type stateType = cast<MemRefType>(k.updatedState.getType()).getElementType();
   Value state = arith::AddFOp::create(
-      b, convert(b, load(b, k.state, ValueRange{row}), b.getF32Type()),
+      b, convert(b, loadElement(b, k.state, ValueRange{row}), b.getF32Type()),
       arith::DivFOp::create(b, sumSquares, rowLength));
   memref::StoreOp::create(b, convert(b, state, stateType), k.updatedState,
                           ValueRange{row});
@@ -525,7 +518,7 @@ static void roundOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
   Type type = cast<MemRefType>(k.tableGrad.getType()).getElementType();
   forEachOwnedRow(b, o, [&](ImplicitLocOpBuilder &rb, Value row) {
     forEachColumn(rb, o, [&](ImplicitLocOpBuilder &cb, Value col) {
-      Value g = load(cb, k.rowGrads, ValueRange{row, col});
+      Value g = loadElement(cb, k.rowGrads, ValueRange{row, col});
       memref::StoreOp::create(cb, convert(cb, g, type), k.tableGrad,
                               ValueRange{row, col});
     });
@@ -577,10 +570,11 @@ static Value dotWithDy(ImplicitLocOpBuilder &b, const TrainingKernel &k,
   return buildLoop(
       b, cst(b, 0), k.bags.rowLength, cst(b, 1), ValueRange{f32(b, 0.0)},
       [&](ImplicitLocOpBuilder &lb, Value col, ValueRange iter) {
-        Value dy =
-            convert(lb, load(lb, k.dy, ValueRange{bag, col}), lb.getF32Type());
-        Value x = convert(lb, load(lb, k.bags.table, ValueRange{row, col}),
-                          lb.getF32Type());
+        Value dy = convert(lb, loadElement(lb, k.dy, ValueRange{bag, col}),
+                           lb.getF32Type());
+        Value x =
+            convert(lb, loadElement(lb, k.bags.table, ValueRange{row, col}),
+                    lb.getF32Type());
         return SmallVector<Value>{arith::AddFOp::create(
             lb, iter[0], arith::MulFOp::create(lb, dy, x))};
       })[0];
