@@ -23,6 +23,8 @@
 #ifndef EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_TRAINING_H
 #define EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_TRAINING_H
 
+#include "ScratchArena.h"
+
 #include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
 #include "embbag/Conversion/EmbBagToLoops/TargetModel.h"
 #include "embbag/Dialect/EmbBag/IR/EmbBagOps.h"
@@ -60,7 +62,9 @@ struct TrainProblem {
   Value argmax;
   Value numEmb, row, numBags, numPositions; // index
   Type storageType, accType;                // accType: f32 for f16/bf16
-  int64_t lanes = 8;                        // accumulator elements per vector
+  // Where the kernel's scratch tensors come from (not its results).
+  ScratchArena *scratch = nullptr;
+  int64_t lanes = 8;     // accumulator elements per vector
   bool parallel = false; // the loop over unique rows as scf.forall
   // How many unique rows ahead the row loop prefetches the rows it
   // updates; 0: no prefetch (a table the caches hold).
@@ -107,9 +111,10 @@ using PassBody = function_ref<SmallVector<Value>(
 /// TrainingNormalForm.cpp: the normal form of the training op `op`, whose
 /// forward op (same operands and clauses, result of `dy`'s type) is
 /// `forward`; emits the forward op's contract checks, reported as `op`'s,
-/// when `checks` holds.
+/// when `checks` holds. Its scratch tensors come from `scratch`.
 TrainProblem normalizeTraining(ImplicitLocOpBuilder &b, Operation *op,
-                               BagOpInterface forward, Value dy, bool checks,
+                               BagOpInterface forward, Value dy,
+                               ScratchArena &scratch, bool checks,
                                unsigned vectorBits, bool parallel);
 
 /// The table rows the positions touch, and the positions grouped by row.
@@ -128,7 +133,10 @@ struct RowGroups {
 };
 
 /// TrainingGrouping.cpp: groups `p`'s positions by the row they read.
-RowGroups groupByRow(ImplicitLocOpBuilder &b, const TrainProblem &p);
+/// `uniqueRowsEscape`: the unique rows are part of a result (a sparse
+/// gradient's), so they are not scratch.
+RowGroups groupByRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                     bool uniqueRowsEscape);
 
 /// TrainingKernels.cpp: the table gradient, dense ([num_emb, row]) or with
 /// `sparse` the unique rows and their gradient rows ([numUnique, row]).

@@ -42,10 +42,21 @@ static constexpr int64_t kCountingSortRowsPerPosition = 2;
 /// rows.
 static constexpr int64_t kRadixBits = 11;
 
-/// A new 1-D tensor of `size` elements of `type`, of dynamic shape.
-static Value empty1D(ImplicitLocOpBuilder &b, Value size, Type type) {
-  return tensor::EmptyOp::create(b, ArrayRef<int64_t>{ShapedType::kDynamic},
-                                 type, ValueRange{size});
+/// A new scratch tensor of `size` elements of `type`.
+static Value empty1D(ImplicitLocOpBuilder &b, const TrainProblem &p, Value size,
+                     Type type) {
+  return p.scratch->empty(b, size, type);
+}
+
+/// The list of unique rows, `capacity` elements: scratch unless it is part
+/// of a result (`escapes`).
+static Value uniqueRowList(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                           Value capacity, bool escapes) {
+  Type type = getElementTypeOrSelf(p.indices.getType());
+  if (escapes)
+    return tensor::EmptyOp::create(b, ArrayRef<int64_t>{ShapedType::kDynamic},
+                                   type, ValueRange{capacity});
+  return empty1D(b, p, capacity, type);
 }
 
 /// Whether a bag reads position `j` (i1).
@@ -74,7 +85,7 @@ static Value rowHistogram(ImplicitLocOpBuilder &b, const TrainProblem &p) {
   Value spill = arith::AddIOp::create(b, p.numEmb, cst(b, 2));
   auto loop = scf::ForOp::create(
       b, cst(b, 0), p.numPositions, cst(b, 1),
-      ValueRange{splat1D(b, cst(b, 0), size)},
+      ValueRange{p.scratch->splat(b, cst(b, 0), size)},
       [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value slot = arith::AddIOp::create(ib, extractIndex(ib, p.indices, j),
@@ -92,13 +103,13 @@ static Value rowHistogram(ImplicitLocOpBuilder &b, const TrainProblem &p) {
 /// where row r's positions start: the scatter's cursors), and the rows
 /// with positions in ascending order with where their runs start.
 static Value countingPrefix(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                            Value hist, RowGroups &g) {
+                            Value hist, bool uniqueRowsEscape, RowGroups &g) {
   Type indexType = getElementTypeOrSelf(p.indices.getType());
   Value capacity = arith::AddIOp::create(b, p.numPositions, cst(b, 1));
   auto loop = scf::ForOp::create(
       b, cst(b, 0), p.numEmb, cst(b, 1),
-      ValueRange{hist, empty1D(b, capacity, indexType),
-                 empty1D(b, arith::AddIOp::create(b, capacity, cst(b, 1)),
+      ValueRange{hist, uniqueRowList(b, p, capacity, uniqueRowsEscape),
+                 empty1D(b, p, arith::AddIOp::create(b, capacity, cst(b, 1)),
                          b.getIndexType()),
                  cst(b, 0), cst(b, 0)},
       [&](OpBuilder &nested, Location loc, Value r, ValueRange iter) {
@@ -137,7 +148,7 @@ static Value scatterToRows(ImplicitLocOpBuilder &b, const TrainProblem &p,
                            Value cursors) {
   auto loop = scf::ForOp::create(
       b, cst(b, 0), p.numPositions, cst(b, 1),
-      ValueRange{cursors, empty1D(b, p.numPositions, b.getIndexType())},
+      ValueRange{cursors, empty1D(b, p, p.numPositions, b.getIndexType())},
       [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         ValueRange next = ifThenElseKeep(
@@ -156,9 +167,10 @@ static Value scatterToRows(ImplicitLocOpBuilder &b, const TrainProblem &p,
   return loop.getResult(1);
 }
 
-static RowGroups countingSort(ImplicitLocOpBuilder &b, const TrainProblem &p) {
+static RowGroups countingSort(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                              bool uniqueRowsEscape) {
   RowGroups g;
-  Value cursors = countingPrefix(b, p, rowHistogram(b, p), g);
+  Value cursors = countingPrefix(b, p, rowHistogram(b, p), uniqueRowsEscape, g);
   g.perm = scatterToRows(b, p, cursors);
   return g;
 }
@@ -173,8 +185,8 @@ static std::tuple<Value, Value, Value>
 compactReadPositions(ImplicitLocOpBuilder &b, const TrainProblem &p) {
   auto loop = scf::ForOp::create(
       b, cst(b, 0), p.numPositions, cst(b, 1),
-      ValueRange{empty1D(b, p.numPositions, b.getIndexType()),
-                 empty1D(b, p.numPositions, b.getIndexType()), cst(b, 0)},
+      ValueRange{empty1D(b, p, p.numPositions, b.getIndexType()),
+                 empty1D(b, p, p.numPositions, b.getIndexType()), cst(b, 0)},
       [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         ValueRange next = ifThenElseKeep(
@@ -284,13 +296,14 @@ radixPass(ImplicitLocOpBuilder &b, Value keys, Value values, Value dstKeys,
 /// The unique rows of the sorted `keys[0 : count]` and where their runs
 /// start, the list of starts closed by `count`.
 static void uniqueRuns(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                       Value keys, Value count, RowGroups &g) {
+                       Value keys, Value count, bool uniqueRowsEscape,
+                       RowGroups &g) {
   Type indexType = getElementTypeOrSelf(p.indices.getType());
   Value capacity = arith::AddIOp::create(b, p.numPositions, cst(b, 1));
   auto loop = scf::ForOp::create(
       b, cst(b, 0), count, cst(b, 1),
-      ValueRange{empty1D(b, capacity, indexType),
-                 empty1D(b, arith::AddIOp::create(b, capacity, cst(b, 1)),
+      ValueRange{uniqueRowList(b, p, capacity, uniqueRowsEscape),
+                 empty1D(b, p, arith::AddIOp::create(b, capacity, cst(b, 1)),
                          b.getIndexType()),
                  cst(b, 0), cst(b, -1)},
       [&](OpBuilder &nested, Location loc, Value q, ValueRange iter) {
@@ -313,7 +326,8 @@ static void uniqueRuns(ImplicitLocOpBuilder &b, const TrainProblem &p,
   g.starts = tensor::InsertOp::create(b, count, loop.getResult(1), g.numUnique);
 }
 
-static RowGroups radixSort(ImplicitLocOpBuilder &b, const TrainProblem &p) {
+static RowGroups radixSort(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                           bool uniqueRowsEscape) {
   auto [keys, values, count] = compactReadPositions(b, p);
   // Two passes per iteration, from the first pair of tensors into the
   // second and back: each iteration yields the tensors it was given, which
@@ -323,9 +337,10 @@ static RowGroups radixSort(ImplicitLocOpBuilder &b, const TrainProblem &p) {
   Value pairs = arith::CeilDivUIOp::create(b, passes, cst(b, 2));
   auto loop = scf::ForOp::create(
       b, cst(b, 0), pairs, cst(b, 1),
-      ValueRange{keys, values, empty1D(b, p.numPositions, b.getIndexType()),
-                 empty1D(b, p.numPositions, b.getIndexType()),
-                 empty1D(b, cst(b, (1 << kRadixBits) + 1), b.getIndexType())},
+      ValueRange{
+          keys, values, empty1D(b, p, p.numPositions, b.getIndexType()),
+          empty1D(b, p, p.numPositions, b.getIndexType()),
+          empty1D(b, p, cst(b, (1 << kRadixBits) + 1), b.getIndexType())},
       [&](OpBuilder &nested, Location loc, Value pair, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         Value shift = arith::MulIOp::create(ib, pair, cst(ib, 2 * kRadixBits));
@@ -337,7 +352,7 @@ static RowGroups radixSort(ImplicitLocOpBuilder &b, const TrainProblem &p) {
         scf::YieldOp::create(ib, ValueRange{k2, v2, k1, v1, h2});
       });
   RowGroups g;
-  uniqueRuns(b, p, loop.getResult(0), count, g);
+  uniqueRuns(b, p, loop.getResult(0), count, uniqueRowsEscape, g);
   g.perm = loop.getResult(1);
   return g;
 }
@@ -347,25 +362,34 @@ static RowGroups radixSort(ImplicitLocOpBuilder &b, const TrainProblem &p) {
 //===----------------------------------------------------------------------===//
 
 RowGroups mlir::embbag::loops::groupByRow(ImplicitLocOpBuilder &b,
-                                          const TrainProblem &p) {
+                                          const TrainProblem &p,
+                                          bool uniqueRowsEscape) {
   Value limit = arith::MulIOp::create(
       b, arith::MaxSIOp::create(b, p.numPositions, cst(b, 1)),
       cst(b, kCountingSortRowsPerPosition));
   Value counting =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ule, p.numEmb, limit);
-  auto asList = [](const RowGroups &g) -> SmallVector<Value> {
-    return {g.perm, g.starts, g.uniqueRows, g.numUnique};
+  // The branches are built into an scf.if that is already in place, so
+  // that the scratch arena sees which branch asks for a tensor.
+  auto dynamic1D = [](Type element) {
+    return RankedTensorType::get({ShapedType::kDynamic}, element);
   };
+  Type indexType = b.getIndexType();
   auto ifOp = scf::IfOp::create(
-      b, counting,
-      [&](OpBuilder &nested, Location loc) {
-        ImplicitLocOpBuilder tb(loc, nested);
-        scf::YieldOp::create(tb, asList(countingSort(tb, p)));
-      },
-      [&](OpBuilder &nested, Location loc) {
-        ImplicitLocOpBuilder tb(loc, nested);
-        scf::YieldOp::create(tb, asList(radixSort(tb, p)));
-      });
+      b,
+      TypeRange{dynamic1D(indexType), dynamic1D(indexType),
+                dynamic1D(getElementTypeOrSelf(p.indices.getType())),
+                indexType},
+      counting, /*withElseRegion=*/true);
+  auto buildBranch = [&](Region &region, auto sort) {
+    ImplicitLocOpBuilder tb = ImplicitLocOpBuilder::atBlockEnd(
+        b.getLoc(), &region.front(), b.getListener());
+    RowGroups g = sort(tb, p, uniqueRowsEscape);
+    scf::YieldOp::create(
+        tb, ValueRange{g.perm, g.starts, g.uniqueRows, g.numUnique});
+  };
+  buildBranch(ifOp.getThenRegion(), countingSort);
+  buildBranch(ifOp.getElseRegion(), radixSort);
   RowGroups g;
   g.perm = ifOp.getResult(0);
   g.starts = ifOp.getResult(1);

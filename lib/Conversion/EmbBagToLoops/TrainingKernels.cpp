@@ -708,7 +708,8 @@ Value mlir::embbag::loops::buildWeightsGrad(ImplicitLocOpBuilder &b,
   Value zero = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 0.0));
   SmallVector<Value> first = buildReadPositionLoop(
       b, p,
-      ValueRange{splat1D(b, zero, p.numPositions), splat1D(b, zero, p.numBags)},
+      ValueRange{p.scratch->splat(b, zero, p.numPositions),
+                 p.scratch->splat(b, zero, p.numBags)},
       [&](ImplicitLocOpBuilder &tb, Value j, Value bag, ValueRange iter) {
         Value d = dotWithDy(tb, p, j, bag);
         Value w = convertFloat(tb, tensor::ExtractOp::create(tb, p.weights, j),

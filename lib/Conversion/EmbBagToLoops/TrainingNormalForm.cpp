@@ -38,7 +38,7 @@ static Value unlessPadding(ImplicitLocOpBuilder &b, Value padding, Value idx,
 /// bagOf[j] for contiguous bags (packed and offsets): each bag's range.
 static Value bagsFromRanges(ImplicitLocOpBuilder &b, TrainProblem &p,
                             const BagBounds &bounds, Value padding) {
-  Value init = splat1D(b, cst(b, -1), p.numPositions);
+  Value init = p.scratch->splat(b, cst(b, -1), p.numPositions);
   auto loop = scf::ForOp::create(
       b, cst(b, 0), bounds.numBags, cst(b, 1), ValueRange{init},
       [&](OpBuilder &nested, Location loc, Value bag, ValueRange outer) {
@@ -61,7 +61,7 @@ static Value bagsFromRanges(ImplicitLocOpBuilder &b, TrainProblem &p,
 /// bagOf[j] = segment_ids[j] (or -1 for padding).
 static Value bagsFromSegmentIds(ImplicitLocOpBuilder &b, TrainProblem &p,
                                 Value ids, Value padding) {
-  Value init = splat1D(b, cst(b, -1), p.numPositions);
+  Value init = p.scratch->splat(b, cst(b, -1), p.numPositions);
   auto loop = scf::ForOp::create(
       b, cst(b, 0), p.numPositions, cst(b, 1), ValueRange{init},
       [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
@@ -150,7 +150,7 @@ static Value buildScale(ImplicitLocOpBuilder &b, const TrainProblem &p) {
   Value one = arith::ConstantOp::create(b, b.getFloatAttr(p.accType, 1.0));
   bool squares = p.isSqrtn() && p.weights;
   ValueRange sums = buildReadPositionLoop(
-      b, p, ValueRange{splat1D(b, zero, p.numBags)},
+      b, p, ValueRange{p.scratch->splat(b, zero, p.numBags)},
       [&](ImplicitLocOpBuilder &tb, Value j, Value bag, ValueRange iter) {
         Value add = one;
         if (squares) {
@@ -224,17 +224,11 @@ static SmallVector<Value> maxPosition(ImplicitLocOpBuilder &b,
 
 /// argmax[bag, c]: max's recomputation from the table, in index order.
 static Value buildArgmax(ImplicitLocOpBuilder &b, const TrainProblem &p) {
-  auto dynamic2D = [&](Type element) {
-    return RankedTensorType::get({ShapedType::kDynamic, ShapedType::kDynamic},
-                                 element);
-  };
   Value minusOne = arith::ConstantOp::create(b, b.getI64IntegerAttr(-1));
   Value lowest = arith::ConstantOp::create(
       b, b.getFloatAttr(p.accType, -std::numeric_limits<double>::infinity()));
-  Value positions = tensor::SplatOp::create(
-      b, dynamic2D(b.getI64Type()), minusOne, ValueRange{p.numBags, p.row});
-  Value maxima = tensor::SplatOp::create(b, dynamic2D(p.accType), lowest,
-                                         ValueRange{p.numBags, p.row});
+  Value positions = p.scratch->splat(b, minusOne, ValueRange{p.numBags, p.row});
+  Value maxima = p.scratch->splat(b, lowest, ValueRange{p.numBags, p.row});
   return buildReadPositionLoop(b, p, ValueRange{positions, maxima},
                                [&](ImplicitLocOpBuilder &tb, Value j, Value bag,
                                    ValueRange iter) {
@@ -246,7 +240,7 @@ static Value buildArgmax(ImplicitLocOpBuilder &b, const TrainProblem &p) {
 
 TrainProblem mlir::embbag::loops::normalizeTraining(
     ImplicitLocOpBuilder &b, Operation *op, BagOpInterface forward, Value dy,
-    bool checks, unsigned vectorBits, bool parallel) {
+    ScratchArena &scratch, bool checks, unsigned vectorBits, bool parallel) {
   // The forward op's contract, reported with the training op's name and
   // location.
   if (checks) {
@@ -255,6 +249,7 @@ TrainProblem mlir::embbag::loops::normalizeTraining(
   }
   TrainProblem p;
   p.op = op;
+  p.scratch = &scratch;
   p.reduction = forward.getReduction();
   p.parallel = parallel;
   p.table = flattenTable(b, forward.getTable());

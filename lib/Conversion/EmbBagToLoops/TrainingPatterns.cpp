@@ -54,10 +54,11 @@ int64_t prefetchRowsFor(RankedTensorType table, const TargetModel &target) {
 /// The normal form of `op`, built with its forward op, which is erased.
 template <typename OpT>
 TrainProblem normalize(ImplicitLocOpBuilder &b, PatternRewriter &rewriter,
-                       OpT op, const TrainingConfig &config) {
+                       OpT op, ScratchArena &scratch,
+                       const TrainingConfig &config) {
   BagOpInterface forward = buildForwardOp(b, op);
   TrainProblem p =
-      normalizeTraining(b, op, forward, op.getDy(), config.checks,
+      normalizeTraining(b, op, forward, op.getDy(), scratch, config.checks,
                         config.vectorBits, config.parallel);
   p.prefetchRows = config.prefetchDistance >= 0
                        ? config.prefetchDistance
@@ -74,13 +75,14 @@ struct GradLowering : public OpRewritePattern<OpT> {
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    TrainProblem p = normalize(b, rewriter, op, config);
+    ScratchArena scratch(b);
+    TrainProblem p = normalize(b, rewriter, op, scratch, config);
     SmallVector<Value> grads;
     RowGroups g;
     if (!op.getSparse() && scattersDenseGrad(p)) {
       grads.push_back(buildScatteredGrad(b, p));
     } else {
-      g = groupByRow(b, p);
+      g = groupByRow(b, p, /*uniqueRowsEscape=*/op.getSparse());
       grads = buildTableGrad(b, p, g, op.getSparse());
     }
     SmallVector<Value> results;
@@ -97,6 +99,7 @@ struct GradLowering : public OpRewritePattern<OpT> {
     if (Value weights = op.getWeights())
       results.push_back(
           unflattenWeights(b, buildWeightsGrad(b, p), weights));
+    scratch.finish(rewriter);
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -112,14 +115,16 @@ struct UpdateLowering : public OpRewritePattern<OpT> {
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    TrainProblem p = normalize(b, rewriter, op, config);
-    RowGroups g = groupByRow(b, p);
+    ScratchArena scratch(b);
+    TrainProblem p = normalize(b, rewriter, op, scratch, config);
+    RowGroups g = groupByRow(b, p, /*uniqueRowsEscape=*/false);
     SmallVector<Value> updated = buildUpdate(
         b, p, g, op.getLearningRate(), op.getEpsilon(), op.getState());
     SmallVector<Value> results{unflattenResult(
         b, updated[0], op.getTableType(), op.getTable(), p.numEmb)};
     if (op.getState())
       results.push_back(updated[1]);
+    scratch.finish(rewriter);
     rewriter.replaceOp(op, results);
     return success();
   }

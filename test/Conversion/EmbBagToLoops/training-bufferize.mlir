@@ -6,14 +6,22 @@
 // buffer of the table's size (or the state's) is allocated, nothing is
 // copied, and the results are the arguments' buffers. The only buffers are
 // the kernel's scratch: per position, per bag, and for a small table per
-// row of the counting sort's histogram.
+// row of the counting sort's histogram. All of it is one allocation of
+// bytes per call (ScratchArena.h), carved into views; the histogram takes
+// its share only when the counting sort runs.
 
 // CHECK-LABEL: func.func @adagrad
 // CHECK-SAME: %[[S:[^:]*]]: memref<1000xf32>, %{{[^:]*}}: memref<3x64xf32>, %[[T:[^:]*]]: memref<1000x64xf32>
-// CHECK-NOT: memref.alloc() {{.*}} : memref<1000x64xf32>
-// CHECK-NOT: memref.alloc() {{.*}} : memref<1000xf32>
+// CHECK: %[[SMALL:.*]] = arith.cmpi uge, %{{.*}}, %c1000 : index
+// CHECK: %[[HIST:.*]] = arith.select %[[SMALL]], %c8064, %c0 : index
+// CHECK: %[[ARENA:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi8>
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: memref.view %[[ARENA]]{{.*}} to memref<1003xindex>
+// CHECK-NOT: memref.alloc
 // CHECK-NOT: memref.copy
 // CHECK: memref.subview %[[T]]
+// CHECK-NOT: memref.alloc
 // CHECK-NOT: memref.copy
 // CHECK: return %[[T]], %[[S]] : memref<1000x64xf32>, memref<1000xf32>
 func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<1000xf32>, %dy: tensor<3x64xf32>, %t: tensor<1000x64xf32>, %i: tensor<?xi64>, %off: tensor<3xi64>) -> (tensor<1000x64xf32>, tensor<1000xf32>) {
