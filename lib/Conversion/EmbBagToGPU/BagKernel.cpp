@@ -305,6 +305,15 @@ static RawRow loadRawIfTaken(ImplicitLocOpBuilder &b, const Lane &l,
   return raw;
 }
 
+Value mlir::embbag::gpu_lowering::sqrtF32(ImplicitLocOpBuilder &b,
+                                          const BagKernel &k, Value x) {
+  if (!k.onDevice)
+    return math::SqrtOp::create(b, x);
+  return LLVM::CallIntrinsicOp::create(
+             b, x.getType(), b.getStringAttr("llvm.sqrt.f32"), ValueRange{x})
+      .getResult(0);
+}
+
 Value mlir::embbag::gpu_lowering::loadElement(ImplicitLocOpBuilder &b,
                                               Value buffer,
                                               ValueRange indices) {
@@ -415,15 +424,10 @@ static Value finishBag(ImplicitLocOpBuilder &b, const Lane &l,
                      : arith::UIToFPOp::create(b, l.accType,
                                                arith::IndexCastUIOp::create(
                                                    b, b.getI64Type(), count));
-    auto deviceSqrt = [](ImplicitLocOpBuilder &ib, Value x) -> Value {
-      return LLVM::CallIntrinsicOp::create(ib, x.getType(),
-                                           ib.getStringAttr("llvm.sqrt.f32"),
-                                           ValueRange{x})
-          .getResult(0);
+    auto sqrt = [&](ImplicitLocOpBuilder &ib, Value x) {
+      return sqrtF32(ib, l.k, x);
     };
-    acc = divideBy(b, acc,
-                   l.k.onDevice ? sqrtnDivisor(b, norm, count, deviceSqrt)
-                                : sqrtnDivisor(b, norm, count));
+    acc = divideBy(b, acc, sqrtnDivisor(b, norm, count, sqrt));
   }
   return acc;
 }

@@ -80,6 +80,10 @@ struct BagKernel {
 BagBounds sortedSegmentBounds(ImplicitLocOpBuilder &b, Value ids,
                               Value numSegments);
 
+/// The square root of the f32 `x`: math.sqrt in host loops, LLVM's
+/// intrinsic on the device (math.sqrt would become a libdevice call).
+Value sqrtF32(ImplicitLocOpBuilder &b, const BagKernel &k, Value x);
+
 /// `buffer[indices]`, at its natural alignment: without a data layout, the
 /// kernel module's LLVM IR would assume 4 bytes for an i64 and NVPTX would
 /// split the load in two.

@@ -102,20 +102,11 @@ static Value fma(ImplicitLocOpBuilder &b, const BagKernel &k, Value a, Value x,
       .getResult(0);
 }
 
-/// The square root of the f32 `x`; on the device LLVM's intrinsic.
-static Value sqrt(ImplicitLocOpBuilder &b, const BagKernel &k, Value x) {
-  if (!k.onDevice)
-    return math::SqrtOp::create(b, x);
-  return LLVM::CallIntrinsicOp::create(
-             b, x.getType(), b.getStringAttr("llvm.sqrt.f32"), ValueRange{x})
-      .getResult(0);
-}
-
 /// 1 / sqrt(x) for sqrtn, 1 / x for mean, and 0 when `x` is 0 (a bag
 /// that reads no row: no position takes its scale).
 static Value reciprocalScale(ImplicitLocOpBuilder &b, const BagKernel &k,
                              Value x) {
-  Value divisor = k.reduction == Reduction::sqrtn ? sqrt(b, k, x) : x;
+  Value divisor = k.reduction == Reduction::sqrtn ? sqrtF32(b, k, x) : x;
   Value isZero =
       arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, x, f32(b, 0.0));
   return arith::SelectOp::create(
@@ -483,7 +474,7 @@ static void adagradStep(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
                           ValueRange{row});
   Value step = arith::DivFOp::create(
       b, k.learningRate,
-      arith::AddFOp::create(b, sqrt(b, k.bags, state), k.epsilon));
+      arith::AddFOp::create(b, sqrtF32(b, k.bags, state), k.epsilon));
   applyStep(b, o, row, step);
 }
 
