@@ -852,7 +852,8 @@ static LogicalResult verifyUpdateOp(OpT op, FailureOr<FormBatch> form) {
   return verifyResults(op, expected);
 }
 
-/// The dense gradients' shapes: the table's, then the weights'.
+/// The dense gradients' shapes: the table's, then the weights' (each
+/// gradient op's reifyResultShapes, defined in EmbBagTrainingOps.td).
 template <typename OpT>
 static LogicalResult reifyGradShapes(OpT op, OpBuilder &b,
                                      ReifiedRankedShapedTypeDims &shapes) {
@@ -864,22 +865,8 @@ static LogicalResult reifyGradShapes(OpT op, OpBuilder &b,
   return success();
 }
 
-LogicalResult
-PackedGradOp::reifyResultShapes(OpBuilder &b,
-                                ReifiedRankedShapedTypeDims &shapes) {
-  return reifyGradShapes(*this, b, shapes);
-}
-LogicalResult
-OffsetsGradOp::reifyResultShapes(OpBuilder &b,
-                                 ReifiedRankedShapedTypeDims &shapes) {
-  return reifyGradShapes(*this, b, shapes);
-}
-LogicalResult
-SegmentsGradOp::reifyResultShapes(OpBuilder &b,
-                                  ReifiedRankedShapedTypeDims &shapes) {
-  return reifyGradShapes(*this, b, shapes);
-}
-
+/// The updated table's and state's shapes (each update op's
+/// reifyResultShapes, defined in EmbBagTrainingOps.td).
 template <typename OpT>
 static LogicalResult reifyUpdateShapes(OpT op, OpBuilder &b,
                                        ReifiedRankedShapedTypeDims &shapes) {
@@ -887,22 +874,6 @@ static LogicalResult reifyUpdateShapes(OpT op, OpBuilder &b,
   if (Value state = op.getState())
     shapes.push_back(tensor::getMixedSizes(b, op.getLoc(), state));
   return success();
-}
-
-LogicalResult
-PackedUpdateOp::reifyResultShapes(OpBuilder &b,
-                                  ReifiedRankedShapedTypeDims &shapes) {
-  return reifyUpdateShapes(*this, b, shapes);
-}
-LogicalResult
-OffsetsUpdateOp::reifyResultShapes(OpBuilder &b,
-                                   ReifiedRankedShapedTypeDims &shapes) {
-  return reifyUpdateShapes(*this, b, shapes);
-}
-LogicalResult
-SegmentsUpdateOp::reifyResultShapes(OpBuilder &b,
-                                    ReifiedRankedShapedTypeDims &shapes) {
-  return reifyUpdateShapes(*this, b, shapes);
 }
 
 LogicalResult PackedGradOp::verify() {

@@ -83,6 +83,13 @@ class EmbBag_GradOp<string form, dag clauses, string clauseFormat>
       return getWeights() ? getGrads().back() : ::mlir::Value();
     }
   }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult
+    $cppClass::reifyResultShapes(::mlir::OpBuilder &b,
+                                 ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      return reifyGradShapes(*this, b, shapes);
+    }
+  }];
 }
 
 // The table of the forward op of `form` after one optimizer step on its
@@ -113,6 +120,13 @@ class EmbBag_UpdateOp<string form, dag clauses, string clauseFormat>
     /// The state after the step (rowwise_adagrad); null for sgd.
     ::mlir::Value getUpdatedState() {
       return getState() ? getUpdated().back() : ::mlir::Value();
+    }
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult
+    $cppClass::reifyResultShapes(::mlir::OpBuilder &b,
+                                 ::mlir::ReifiedRankedShapedTypeDims &shapes) {
+      return reifyUpdateShapes(*this, b, shapes);
     }
   }];
 }
