@@ -17,8 +17,10 @@
 // of its positions' share to its row, bag by bag, in index order: each
 // row's sum in the grouped kernel's order. Walking the bags, it needs no
 // tensor of each position's bag, and reads each bag's dy row once, before
-// the loop over its positions.
+// the loop over its positions. Without scratch tensors there is no
+// scratch allocation either (ScratchArena.h).
 // CHECK-NOT: tensor<?xindex>
+// CHECK-NOT: memref.alloc
 // CHECK-NOT: scf.if
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<5x2xf32>
 // CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<5x2xf32>)
