@@ -181,17 +181,20 @@ static SmallVector<Value> forEachDynamicPass(ImplicitLocOpBuilder &b,
   Value restCol = arith::MulIOp::create(b, wholeBlocks, blockColumns);
   Value hasRest =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, restCol, p.row);
-  auto rest = scf::IfOp::create(
-      b, hasRest,
-      [&](OpBuilder &nested, Location loc) {
+  // The rest as a loop of zero or one iteration, not an scf.if: one-shot
+  // bufferization sees a loop's result as its iter_arg's buffer, but could
+  // not tell that an scf.if yielding either the updated slice or the slice
+  // itself is the slice extracted from the table, and copied each row of a
+  // dynamic length out and back (memrefCopy calls in an AOT library).
+  Value restTrips = arith::SelectOp::create(b, hasRest, cst(b, 1), cst(b, 0));
+  auto rest = scf::ForOp::create(
+      b, cst(b, 0), restTrips, cst(b, 1), loop.getResults(),
+      [&](OpBuilder &nested, Location loc, Value, ValueRange iter) {
         ImplicitLocOpBuilder ib(loc, nested);
         SmallVector<Value> masks;
         for (int64_t v = 0; v < count; ++v)
           masks.push_back(chunkMask(ib, p, vectorColumn(ib, p, restCol, v)));
-        scf::YieldOp::create(ib, body(ib, restCol, masks, loop.getResults()));
-      },
-      [&](OpBuilder &nested, Location loc) {
-        scf::YieldOp::create(nested, loc, loop.getResults());
+        scf::YieldOp::create(ib, body(ib, restCol, masks, iter));
       });
   return rest.getResults();
 }

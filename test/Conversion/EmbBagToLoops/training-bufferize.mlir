@@ -41,6 +41,24 @@ func.func @sgd_bf16(%lr: f32, %dy: tensor<?x16xbf16>, %t: tensor<?x16xbf16>, %i:
   return %0 : tensor<?x16xbf16>
 }
 
+// Rows of dynamic length too: each row is updated in its place in the
+// table. (The rest of a row past its whole blocks of vectors was an scf.if
+// yielding the updated slice or the slice itself, which one-shot
+// bufferization could not match with the slice's extract: it copied every
+// row out and back, calls to MLIR's memrefCopy that an AOT library could
+// not resolve.)
+// CHECK-LABEL: func.func @adagrad_dynamic_row
+// CHECK-SAME: %[[S:[^:]*]]: memref<?xf32>, %{{[^:]*}}: memref<?x?xf32>, %[[T:[^:]*]]: memref<?x?xf32>
+// CHECK-NOT: memref.copy
+// CHECK-NOT: memref.alloc({{.*}}) {{.*}} : memref<1x?xf32>
+// CHECK-NOT: memref.copy
+// CHECK: return %[[T]], %[[S]] : memref<?x?xf32>, memref<?xf32>
+func.func @adagrad_dynamic_row(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x?xf32>, %t: tensor<?x?xf32>, %i: tensor<?xi32>, %off: tensor<?xi32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  %0, %1 = embbag.offsets_update sum rowwise_adagrad(%lr, %eps) state(%s) %dy, %t[%i] offsets(%off)
+         : (f32, f32, tensor<?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xi32>, tensor<?xi32>) -> (tensor<?x?xf32>, tensor<?xf32>)
+  return %0, %1 : tensor<?x?xf32>, tensor<?xf32>
+}
+
 // The dense gradient materialized into the caller's buffer is computed in
 // that buffer: its zeros are a fill of it (a memset in --embbag-to-llvm),
 // then the touched rows are written into it. No buffer of the table's
