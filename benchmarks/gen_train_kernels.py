@@ -3,8 +3,8 @@
 "Training benchmark").
 
 For every configuration (the forward benchmark's CONFIGS of gen_kernels.py:
-f32 table, i32 indices and offsets, `sum`) three functions, on static
-shapes, with `{llvm.emit_c_interface}`:
+f32 table, i32 indices and offsets, `sum`) three functions, with
+`{llvm.emit_c_interface}`:
 
   <cfg>_grad_<variant>(%dy, %table, %indices, %offsets, %out)
       embbag.offsets_grad sum: the dense gradient, materialized into %out
@@ -17,9 +17,11 @@ shapes, with `{llvm.emit_c_interface}`:
 The updates read the table through `bufferization.to_tensor ... restrict
 writable` and materialize their results into the same memrefs, so that
 one-shot bufferization updates the caller's buffers in place (no copy of
-the table per call). Two modules, kernels_train_seq.mlir (symbols
-`_seq`, lowered sequential) and kernels_train_par.mlir (`_par`, lowered
-with parallel=1), and the case list train_cases.tsv.
+the table per call). Three modules, kernels_train_seq.mlir (symbols
+`_seq`, static shapes, lowered sequential), kernels_train_par.mlir
+(`_par`, static shapes, lowered with parallel=1) and kernels_train_dyn.mlir
+(`_dyn`: every size dynamic, `tensor<?x?xf32>` tables, lowered
+sequential), and the case list train_cases.tsv.
 
 Usage: gen_train_kernels.py OUTDIR [--only S] [--tiny]
   --tiny   one small configuration `t0` (1000 x 16, 64 x 4), for the lit test
@@ -36,6 +38,8 @@ TINY = {"t0": (1000, 16, 64, 4)}
 
 def kernels(name, variant, rows, dim, batch, bag):
     n = batch * bag
+    if variant == "dyn":
+        rows = dim = batch = n = "?"
     tab = f"tensor<{rows}x{dim}xf32>"
     tabm = f"memref<{rows}x{dim}xf32>"
     st = f"tensor<{rows}xf32>"
@@ -93,9 +97,10 @@ def main():
     args, _ = ap.parse_known_args()
     cfgs = selected(args.only, args.tiny)
     os.makedirs(args.out, exist_ok=True)
-    # One module per variant, the symbols suffixed (both load into one
-    # process): _seq lowered sequential, _par with parallel=1.
-    for variant in ("seq", "par"):
+    # One module per variant, the symbols suffixed (all load into one
+    # process): _seq lowered sequential, _par with parallel=1, _dyn with
+    # every size dynamic, lowered sequential.
+    for variant in ("seq", "par", "dyn"):
         path = os.path.join(args.out, f"kernels_train_{variant}.mlir")
         with open(path, "w") as f:
             for name, c in cfgs.items():

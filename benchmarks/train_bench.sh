@@ -2,8 +2,9 @@
 # The training benchmark: embbag's backward and fused update per call
 # against PyTorch's backward + optimizer step, and the dense gradient
 # against a hand scatter-add loop. Generates the kernels
-# (gen_train_kernels.py), lowers them like run.sh (sequential and
-# parallel=1), builds the hand loop, times everything in one process
+# (gen_train_kernels.py), lowers them like run.sh (sequential,
+# parallel=1, and sequential on dynamic shapes), builds the hand loop,
+# times everything in one process
 # (train_bench.py) and prints one Markdown table (also written to
 # $OUT/train_table.md). See benchmarks/README.md, "Training benchmark".
 #
@@ -100,6 +101,7 @@ lower() {
 }
 lower seq "target=$embbag_target checks=1 $extra"
 lower par "target=$embbag_target checks=1 parallel=1 $extra"
+lower dyn "target=$embbag_target checks=1 $extra"
 log "building the hand scatter-add"
 g++ -std=c++17 -O3 -march="$march" -Wall -Wextra -fPIC -shared \
   "$BENCH/train_hand.cpp" -o "$OUT/libtrain_hand.so"
