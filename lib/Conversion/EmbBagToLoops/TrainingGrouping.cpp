@@ -48,15 +48,14 @@ static Value empty1D(ImplicitLocOpBuilder &b, const TrainProblem &p, Value size,
   return p.scratch->empty(b, size, type);
 }
 
-/// The list of unique rows, `capacity` elements: scratch unless it is part
-/// of a result (`escapes`).
+/// The list of unique rows, `capacity` elements: `rowsDest` when they are
+/// part of a result (one tensor for both sorts, made before the choice, so
+/// that the scf.if yields one buffer), else scratch.
 static Value uniqueRowList(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                           Value capacity, bool escapes) {
-  Type type = getElementTypeOrSelf(p.indices.getType());
-  if (escapes)
-    return tensor::EmptyOp::create(b, ArrayRef<int64_t>{ShapedType::kDynamic},
-                                   type, ValueRange{capacity});
-  return empty1D(b, p, capacity, type);
+                           Value capacity, Value rowsDest) {
+  if (rowsDest)
+    return rowsDest;
+  return empty1D(b, p, capacity, getElementTypeOrSelf(p.indices.getType()));
 }
 
 /// Whether a bag reads position `j` (i1).
@@ -103,12 +102,12 @@ static Value rowHistogram(ImplicitLocOpBuilder &b, const TrainProblem &p) {
 /// where row r's positions start: the scatter's cursors), and the rows
 /// with positions in ascending order with where their runs start.
 static Value countingPrefix(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                            Value hist, bool uniqueRowsEscape, RowGroups &g) {
+                            Value hist, Value rowsDest, RowGroups &g) {
   Type indexType = getElementTypeOrSelf(p.indices.getType());
   Value capacity = arith::AddIOp::create(b, p.numPositions, cst(b, 1));
   auto loop = scf::ForOp::create(
       b, cst(b, 0), p.numEmb, cst(b, 1),
-      ValueRange{hist, uniqueRowList(b, p, capacity, uniqueRowsEscape),
+      ValueRange{hist, uniqueRowList(b, p, capacity, rowsDest),
                  empty1D(b, p, arith::AddIOp::create(b, capacity, cst(b, 1)),
                          b.getIndexType()),
                  cst(b, 0), cst(b, 0)},
@@ -168,9 +167,9 @@ static Value scatterToRows(ImplicitLocOpBuilder &b, const TrainProblem &p,
 }
 
 static RowGroups countingSort(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                              bool uniqueRowsEscape) {
+                              Value rowsDest) {
   RowGroups g;
-  Value cursors = countingPrefix(b, p, rowHistogram(b, p), uniqueRowsEscape, g);
+  Value cursors = countingPrefix(b, p, rowHistogram(b, p), rowsDest, g);
   g.perm = scatterToRows(b, p, cursors);
   return g;
 }
@@ -296,13 +295,12 @@ radixPass(ImplicitLocOpBuilder &b, Value keys, Value values, Value dstKeys,
 /// The unique rows of the sorted `keys[0 : count]` and where their runs
 /// start, the list of starts closed by `count`.
 static void uniqueRuns(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                       Value keys, Value count, bool uniqueRowsEscape,
-                       RowGroups &g) {
+                       Value keys, Value count, Value rowsDest, RowGroups &g) {
   Type indexType = getElementTypeOrSelf(p.indices.getType());
   Value capacity = arith::AddIOp::create(b, p.numPositions, cst(b, 1));
   auto loop = scf::ForOp::create(
       b, cst(b, 0), count, cst(b, 1),
-      ValueRange{uniqueRowList(b, p, capacity, uniqueRowsEscape),
+      ValueRange{uniqueRowList(b, p, capacity, rowsDest),
                  empty1D(b, p, arith::AddIOp::create(b, capacity, cst(b, 1)),
                          b.getIndexType()),
                  cst(b, 0), cst(b, -1)},
@@ -327,7 +325,7 @@ static void uniqueRuns(ImplicitLocOpBuilder &b, const TrainProblem &p,
 }
 
 static RowGroups radixSort(ImplicitLocOpBuilder &b, const TrainProblem &p,
-                           bool uniqueRowsEscape) {
+                           Value rowsDest) {
   auto [keys, values, count] = compactReadPositions(b, p);
   // Two passes per iteration, from the first pair of tensors into the
   // second and back: each iteration yields the tensors it was given, which
@@ -352,7 +350,7 @@ static RowGroups radixSort(ImplicitLocOpBuilder &b, const TrainProblem &p,
         scf::YieldOp::create(ib, ValueRange{k2, v2, k1, v1, h2});
       });
   RowGroups g;
-  uniqueRuns(b, p, loop.getResult(0), count, uniqueRowsEscape, g);
+  uniqueRuns(b, p, loop.getResult(0), count, rowsDest, g);
   g.perm = loop.getResult(1);
   return g;
 }
@@ -375,16 +373,21 @@ RowGroups mlir::embbag::loops::groupByRow(ImplicitLocOpBuilder &b,
     return RankedTensorType::get({ShapedType::kDynamic}, element);
   };
   Type indexType = b.getIndexType();
-  auto ifOp = scf::IfOp::create(
-      b,
-      TypeRange{dynamic1D(indexType), dynamic1D(indexType),
-                dynamic1D(getElementTypeOrSelf(p.indices.getType())),
-                indexType},
-      counting, /*withElseRegion=*/true);
+  Type rowType = getElementTypeOrSelf(p.indices.getType());
+  Value rowsDest;
+  if (uniqueRowsEscape)
+    rowsDest = tensor::EmptyOp::create(
+        b, ArrayRef<int64_t>{ShapedType::kDynamic}, rowType,
+        ValueRange{arith::AddIOp::create(b, p.numPositions, cst(b, 1))});
+  auto ifOp =
+      scf::IfOp::create(b,
+                        TypeRange{dynamic1D(indexType), dynamic1D(indexType),
+                                  dynamic1D(rowType), indexType},
+                        counting, /*withElseRegion=*/true);
   auto buildBranch = [&](Region &region, auto sort) {
     ImplicitLocOpBuilder tb = ImplicitLocOpBuilder::atBlockEnd(
         b.getLoc(), &region.front(), b.getListener());
-    RowGroups g = sort(tb, p, uniqueRowsEscape);
+    RowGroups g = sort(tb, p, rowsDest);
     scf::YieldOp::create(
         tb, ValueRange{g.perm, g.starts, g.uniqueRows, g.numUnique});
   };

@@ -59,6 +59,21 @@ func.func @adagrad_dynamic_row(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tens
   return %0, %1 : tensor<?x?xf32>, tensor<?xf32>
 }
 
+// A sparse gradient of a table of dynamic size: both sorts (chosen at run
+// time) list the unique rows in one buffer made before the choice, which
+// the result is a view of. (Each sort had its own list, the scf.if's
+// result took a dynamic layout, and returning it copied it through MLIR's
+// memrefCopy, which an AOT library could not resolve.)
+// CHECK-LABEL: func.func @sparse_dynamic_table
+// CHECK: scf.if %{{.*}} -> (memref<?xindex>, memref<?xindex>, memref<?xi32>, index)
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @sparse_dynamic_table(%dy: tensor<3x4xf32>, %t: tensor<?x4xf32>, %i: tensor<6xi32>, %off: tensor<3xi32>) -> (tensor<?xi32>, tensor<?x4xf32>) {
+  %r, %g = embbag.offsets_grad sum %dy, %t[%i] offsets(%off) sparse
+      : (tensor<3x4xf32>, tensor<?x4xf32>, tensor<6xi32>, tensor<3xi32>) -> (tensor<?xi32>, tensor<?x4xf32>)
+  return %r, %g : tensor<?xi32>, tensor<?x4xf32>
+}
+
 // The dense gradient materialized into the caller's buffer is computed in
 // that buffer: its zeros are a fill of it (a memset in --embbag-to-llvm),
 // then the touched rows are written into it. No buffer of the table's
