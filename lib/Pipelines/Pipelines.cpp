@@ -136,6 +136,10 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   pm.addPass(createCanonicalizerPass());
   // Dynamic rows: the row-length dispatch leaves the bag loop.
   pm.addPass(createEmbBagUnswitchRowDispatch());
+  // Copies between strided views (a tensor.concat's operands into their
+  // columns) become loops, not calls of MLIR's runtime function memrefCopy:
+  // a library needs libc only.
+  pm.addNestedPass<func::FuncOp>(createEmbBagStridedCopyToLinalg());
   // Bufferization leaves linalg ops behind (tensor.splat becomes linalg.map);
   // a fill of zeros (a dense table gradient) becomes a memset first.
   pm.addNestedPass<func::FuncOp>(createEmbBagZeroFillToMemset());

@@ -34,9 +34,6 @@ SIGNATURE_RE = re.compile(r"^  func\.func @forward\((.*)\) -> (.*) \{$", re.M)
 TENSOR_RE = re.compile(r"tensor<([^>]*)>")
 
 
-C_RUNNER_UTILS = "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"
-
-
 class RunError(Exception):
     pass
 
@@ -115,9 +112,6 @@ class Forward:
     """@forward_into of a compiled library."""
 
     def __init__(self, path, args, results):
-        # A copy into a strided buffer (a concatenation of values that are
-        # not embbag results) calls memrefCopy, MLIR's C runner utility.
-        ctypes.CDLL(C_RUNNER_UTILS, mode=ctypes.RTLD_GLOBAL)
         self.lib = ctypes.CDLL(path)
         self.fn = self.lib._mlir_ciface_forward_into
         self.fn.restype = None

@@ -236,6 +236,39 @@ def EmbBagUnswitchRowDispatch
   ];
 }
 
+def EmbBagStridedCopyToLinalg : Pass<"embbag-strided-copy-to-linalg"> {
+  let summary = "Rewrite memref.copy between buffers that are not both "
+                "contiguous into linalg.copy";
+  let description = [{
+    `--finalize-memref-to-llvm` lowers a `memref.copy` between contiguous
+    buffers to `llvm.intr.memcpy`, and any other copy (a strided view on
+    either side) to a call of `memrefCopy`, a function of MLIR's C runner
+    library. A module lowered that way cannot be linked without that
+    library: a library from `embbag-aot`, which promises to need libc only,
+    would have an undefined symbol. Such copies come from bufferization,
+    e.g. of a `tensor.concat` of embbag results (each copied into its
+    columns of the result).
+
+    This pass rewrites each `memref.copy` of ranked memrefs whose source or
+    target is neither of identity layout nor of a static, contiguous
+    row-major shape (the cases the memcpy lowering takes) into a
+    `linalg.copy` of the same operands, which `--convert-linalg-to-loops`
+    makes loops. Other copies are left alone. `--embbag-to-llvm` runs it
+    after bufferization and buffer deallocation, before
+    `--convert-linalg-to-loops`.
+
+    Example:
+
+    ```mlir
+    memref.copy %a, %b : memref<2x2xf32> to memref<2x2xf32, strided<[6, 1], offset: 2>>
+    // becomes
+    linalg.copy ins(%a : memref<2x2xf32>)
+                outs(%b : memref<2x2xf32, strided<[6, 1], offset: 2>>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def EmbBagZeroFillToMemset : Pass<"embbag-zero-fill-to-memset"> {
   let summary = "Lower linalg.fill of zero bytes into a contiguous buffer "
                 "to llvm.intr.memset";
