@@ -37,8 +37,7 @@ struct EmbBagStridedCopyToLinalg
     getOperation()->walk([&](memref::CopyOp copy) {
       auto source = dyn_cast<MemRefType>(copy.getSource().getType());
       auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
-      if (source && target &&
-          !(isContiguous(source) && isContiguous(target)))
+      if (source && target && !(isContiguous(source) && isContiguous(target)))
         copies.push_back(copy);
     });
     for (memref::CopyOp copy : copies) {
