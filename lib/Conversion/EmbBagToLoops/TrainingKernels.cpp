@@ -48,6 +48,16 @@ static AffineMapAttr rowMap(ImplicitLocOpBuilder &b) {
       AffineMap::getMinorIdentityMap(2, 1, b.getContext()));
 }
 
+/// The indices and map of a vector at column `col` of row `row` of
+/// `tensor`: [row, col] of a 2-D tensor, or [col] of one row (a 1-D
+/// slice, `row` unused).
+static std::pair<SmallVector<Value>, AffineMapAttr>
+vectorAccess(ImplicitLocOpBuilder &b, Value tensor, Value row, Value col) {
+  if (cast<ShapedType>(tensor.getType()).getRank() == 1)
+    return {{col}, AffineMapAttr::get(b.getMultiDimIdentityMap(1))};
+  return {{row, col}, rowMap(b)};
+}
+
 Value mlir::embbag::loops::convertFloat(ImplicitLocOpBuilder &b, Value v,
                                         Type type) {
   Type from = getElementTypeOrSelf(v.getType());
@@ -74,19 +84,22 @@ Value mlir::embbag::loops::readAccVector(ImplicitLocOpBuilder &b,
                                          Value row, Value col, Value mask) {
   Type element = cast<ShapedType>(tensor.getType()).getElementType();
   Value pad = arith::ConstantOp::create(b, b.getZeroAttr(element));
+  auto [indices, map] = vectorAccess(b, tensor, row, col);
   Value v = vector::TransferReadOp::create(
-      b, VectorType::get({p.lanes}, element), tensor, ValueRange{row, col},
-      rowMap(b), pad, mask, b.getBoolArrayAttr({true}));
+      b, VectorType::get({p.lanes}, element), tensor, indices, map, pad, mask,
+      b.getBoolArrayAttr({true}));
   return convertFloat(b, v, p.accType);
 }
 
-/// Writes the accumulator vector `v` into `tensor[row, col:]`, rounded
-/// once to the tensor's element type.
+/// Writes the accumulator vector `v` into `tensor[row, col:]` (a 1-D
+/// slice of one row: `tensor[col:]`), rounded once to the tensor's
+/// element type.
 static Value writeVector(ImplicitLocOpBuilder &b, Value v, Value tensor,
                          Value row, Value col, Value mask) {
   Type element = cast<ShapedType>(tensor.getType()).getElementType();
+  auto [indices, map] = vectorAccess(b, tensor, row, col);
   return vector::TransferWriteOp::create(b, convertFloat(b, v, element), tensor,
-                                         ValueRange{row, col}, rowMap(b), mask,
+                                         indices, map, mask,
                                          b.getBoolArrayAttr({true}))
       .getResult();
 }
@@ -162,8 +175,8 @@ static Value vectorColumn(ImplicitLocOpBuilder &b, const TrainProblem &p,
 }
 
 /// The passes over a row of dynamic length: whole blocks of passVectors()
-/// vectors in a loop, then the rest, if any, in one block of masked
-/// vectors (the vectors past the row's end wholly masked).
+/// vectors in a loop, then the rest, if any, in one block of as many
+/// vectors as it needs, the last one masked.
 static SmallVector<Value> forEachDynamicPass(ImplicitLocOpBuilder &b,
                                              const TrainProblem &p,
                                              ValueRange inits, PassBody body) {
@@ -178,25 +191,37 @@ static SmallVector<Value> forEachDynamicPass(ImplicitLocOpBuilder &b,
         SmallVector<Value> whole(count, Value());
         scf::YieldOp::create(ib, body(ib, col, whole, iter));
       });
+  // The rest takes k = ceil((row - restCol) / lanes) vectors, 0 <= k <=
+  // count: one version of the block per k, the k - 1 first vectors whole,
+  // the last masked. A block of `count` masked vectors instead cost rows of
+  // 16 floats five times the static kernel's time (masked stores of the
+  // vectors wholly past the row's end, each `vmaskmovps` microcoded).
+  // Each version is a loop of zero or one iteration, not a branch of an
+  // scf.if or scf.index_switch: one-shot bufferization sees a loop's
+  // result as its iter_arg's buffer, but could not tell that an scf.if
+  // yielding either the updated slice or the slice itself is the slice
+  // extracted from the table, and copied each row of a dynamic length out
+  // and back (memrefCopy calls in an AOT library).
   Value restCol = arith::MulIOp::create(b, wholeBlocks, blockColumns);
-  Value hasRest =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, restCol, p.row);
-  // The rest as a loop of zero or one iteration, not an scf.if: one-shot
-  // bufferization sees a loop's result as its iter_arg's buffer, but could
-  // not tell that an scf.if yielding either the updated slice or the slice
-  // itself is the slice extracted from the table, and copied each row of a
-  // dynamic length out and back (memrefCopy calls in an AOT library).
-  Value restTrips = arith::SelectOp::create(b, hasRest, cst(b, 1), cst(b, 0));
-  auto rest = scf::ForOp::create(
-      b, cst(b, 0), restTrips, cst(b, 1), loop.getResults(),
-      [&](OpBuilder &nested, Location loc, Value, ValueRange iter) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        SmallVector<Value> masks;
-        for (int64_t v = 0; v < count; ++v)
-          masks.push_back(chunkMask(ib, p, vectorColumn(ib, p, restCol, v)));
-        scf::YieldOp::create(ib, body(ib, restCol, masks, iter));
-      });
-  return rest.getResults();
+  Value restVectors = arith::CeilDivUIOp::create(
+      b, arith::SubIOp::create(b, p.row, restCol), cst(b, p.lanes));
+  SmallVector<Value> results = loop.getResults();
+  for (int64_t k = 1; k <= count; ++k) {
+    Value isK = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, restVectors,
+                                      cst(b, k));
+    Value trips = arith::SelectOp::create(b, isK, cst(b, 1), cst(b, 0));
+    auto version = scf::ForOp::create(
+        b, cst(b, 0), trips, cst(b, 1), results,
+        [&](OpBuilder &nested, Location loc, Value, ValueRange iter) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          SmallVector<Value> masks(k - 1, Value());
+          masks.push_back(
+              chunkMask(ib, p, vectorColumn(ib, p, restCol, k - 1)));
+          scf::YieldOp::create(ib, body(ib, restCol, masks, iter));
+        });
+    results = version.getResults();
+  }
+  return results;
 }
 
 /// The passes over a row: for a static row, blocks of passVectors vectors,
@@ -340,6 +365,29 @@ static SmallVector<OpFoldResult> unitStrides(ImplicitLocOpBuilder &b,
   return SmallVector<OpFoldResult>(rank, b.getIndexAttr(1));
 }
 
+/// `tensor[offsets][sizes]`; a [1, row] slice of a 2-D tensor as the 1-D
+/// row. Why 1-D: to tell whether a vector.transfer_write at [0, 0] of a
+/// static tensor overwrites all of it, one-shot bufferization (MLIR 22)
+/// compares the tensor's dimensions with the vector's from the first one,
+/// so a [1, N] row slice looked wholly overwritten by its first vector.
+/// When that write went out of place (a constant table whose loops the
+/// canonicalizer had folded away), the rest of the row was not copied into
+/// the new buffer and read back as garbage (a row of 5 in 4-lane vectors).
+/// Along a 1-D row the comparison is of the row's length with the vector's.
+static Value extractRowSlice(ImplicitLocOpBuilder &b, Value tensor,
+                             ArrayRef<OpFoldResult> offsets,
+                             ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> strides = unitStrides(b, sizes.size());
+  if (type.getRank() != 2 || !isConstantIntValue(sizes[0], 1))
+    return tensor::ExtractSliceOp::create(b, tensor, offsets, sizes, strides);
+  std::optional<int64_t> row = getConstantIntValue(sizes[1]);
+  auto rowType = RankedTensorType::get({row ? *row : ShapedType::kDynamic},
+                                       type.getElementType());
+  return tensor::ExtractSliceOp::create(b, rowType, tensor, offsets, sizes,
+                                        strides);
+}
+
 /// Prefetches (for writing) row `r` of `buffer`, a [num_emb, row] memref:
 /// every cache line of it, the row's last element too since rows need not
 /// start on lines.
@@ -396,9 +444,7 @@ static SmallVector<Value> rowIteration(
   SmallVector<Value> slices;
   for (auto [out, tensor] : llvm::zip_equal(outs, current)) {
     offsets.push_back(out.offsets(b, u, r));
-    slices.push_back(
-        tensor::ExtractSliceOp::create(b, tensor, offsets.back(), out.sizes,
-                                       unitStrides(b, out.sizes.size())));
+    slices.push_back(extractRowSlice(b, tensor, offsets.back(), out.sizes));
   }
   return body(b, r, lo, hi, slices);
 }
@@ -541,8 +587,7 @@ static Value addToRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
   RowOutput out = rowSliceOutput(b, p, grad, false);
   Value r = extractIndex(b, p.indices, j);
   SmallVector<OpFoldResult> offsets = out.offsets(b, r, r);
-  Value slice = tensor::ExtractSliceOp::create(b, grad, offsets, out.sizes,
-                                               unitStrides(b, 2));
+  Value slice = extractRowSlice(b, grad, offsets, out.sizes);
   SmallVector<Value> accs;
   for (auto [v, mask] : llvm::enumerate(masks))
     accs.push_back(readAccVector(b, p, slice, cst(b, 0),

@@ -264,7 +264,8 @@ func.func @row64(%lr: f32, %dy: tensor<3x64xf32>, %t: tensor<1000000x64xf32>, %i
 // CHECK: math.sqrt
 // CHECK-NOT: scf.for
 // CHECK: vector.fma
-// CHECK: vector.transfer_write %{{.*}}[%c0, %c96], %[[TAIL]]
+// The row is written through its 1-D slice (see extractRowSlice).
+// CHECK: vector.transfer_write %{{.*}}[%c96], %[[TAIL]] {in_bounds = [true]} : vector<8xf32>, tensor<100xf32>
 func.func @row100(%lr: f32, %eps: f32, %s: tensor<10xf32>, %dy: tensor<3x100xf32>, %t: tensor<10x100xf32>, %i: tensor<?xi32>, %off: tensor<3xi32>) -> (tensor<10x100xf32>, tensor<10xf32>) {
   %0, %1 = embbag.offsets_update sum rowwise_adagrad(%lr, %eps) state(%s) %dy, %t[%i] offsets(%off)
          : (f32, f32, tensor<10xf32>, tensor<3x100xf32>, tensor<10x100xf32>, tensor<?xi32>, tensor<3xi32>) -> (tensor<10x100xf32>, tensor<10xf32>)
