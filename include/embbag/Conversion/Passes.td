@@ -135,8 +135,8 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "indices ahead for one the last level holds (4 MiB), else about "
            "16 KiB of rows in flight (16 to 128 indices); 0 emits no "
            "prefetch. The training kernels prefetch the rows they update "
-           "this many rows ahead (-1: none for a table the last level "
-           "holds, else as the forward kernel)">,
+           "this many rows ahead (-1: none for a table the L2 holds, else "
+           "about 16 KiB of rows in flight)">,
     Option<"prefetchLocality", "prefetch-locality", "int", /*default=*/"-1",
            "Where the prefetched rows go, as memref.prefetch's locality "
            "hint: 3 every cache level (x86 prefetcht0), 2 the L2 cache "

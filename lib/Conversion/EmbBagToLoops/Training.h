@@ -176,8 +176,7 @@ ValueRange buildReadPositionLoop(
 /// buildScatteredGrad (no grouping by row): sequential kernels of a table
 /// whose elements are the accumulator type (f32, f64), which the
 /// scatter-add then sums in index order per row, the grouped kernel's
-/// order (the same bits as with `parallel`), unless the table has
-/// statically fewer rows than there are positions.
+/// order (the same bits as with `parallel`).
 bool scattersDenseGrad(const TrainProblem &p);
 
 /// TrainingKernels.cpp: the dense table gradient ([num_emb, row]) as a
