@@ -175,8 +175,9 @@ static Value vectorColumn(ImplicitLocOpBuilder &b, const TrainProblem &p,
 }
 
 /// The passes over a row of dynamic length: whole blocks of passVectors()
-/// vectors in a loop, then the rest, if any, in one block of as many
-/// vectors as it needs, the last one masked.
+/// vectors in a loop, then the rest's whole vectors, if any, in one block
+/// of as many vectors as there are, then a partial last vector, if any, on
+/// its own, masked.
 static SmallVector<Value> forEachDynamicPass(ImplicitLocOpBuilder &b,
                                              const TrainProblem &p,
                                              ValueRange inits, PassBody body) {
@@ -191,11 +192,28 @@ static SmallVector<Value> forEachDynamicPass(ImplicitLocOpBuilder &b,
         SmallVector<Value> whole(count, Value());
         scf::YieldOp::create(ib, body(ib, col, whole, iter));
       });
-  // The rest takes k = ceil((row - restCol) / lanes) vectors, 0 <= k <=
-  // count: one version of the block per k, the k - 1 first vectors whole,
-  // the last masked. A block of `count` masked vectors instead cost rows of
-  // 16 floats five times the static kernel's time (masked stores of the
-  // vectors wholly past the row's end, each `vmaskmovps` microcoded).
+  // A pass of `trips` (0 or 1) iterations over the block at `col`.
+  SmallVector<Value> results = loop.getResults();
+  auto passIf = [&](Value taken, Value col, int64_t numVectors, bool masked) {
+    Value trips = arith::SelectOp::create(b, taken, cst(b, 1), cst(b, 0));
+    auto version = scf::ForOp::create(
+        b, cst(b, 0), trips, cst(b, 1), results,
+        [&](OpBuilder &nested, Location loc, Value, ValueRange iter) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          SmallVector<Value> masks(numVectors, Value());
+          if (masked)
+            masks.back() = chunkMask(ib, p, col);
+          scf::YieldOp::create(ib, body(ib, col, masks, iter));
+        });
+    results = version.getResults();
+  };
+  // The rest has k = (row - restCol) / lanes whole vectors, 0 <= k <
+  // count: one version of the block per k, every vector unmasked. The
+  // partial vector after them, if any, is a pass of its own. Masking the
+  // last vector of each version instead cost rows of 16 floats (two whole
+  // vectors) a `vmaskmovps` store per position, microcoded: 1.5x the
+  // static kernel's time. Masking every vector of a block of `count` cost
+  // five times.
   // Each version is a loop of zero or one iteration, not a branch of an
   // scf.if or scf.index_switch: one-shot bufferization sees a loop's
   // result as its iter_arg's buffer, but could not tell that an scf.if
@@ -203,34 +221,27 @@ static SmallVector<Value> forEachDynamicPass(ImplicitLocOpBuilder &b,
   // extracted from the table, and copied each row of a dynamic length out
   // and back (memrefCopy calls in an AOT library). The price: one-shot
   // bufferization's analysis follows both the init and the yield of each
-  // loop of the chain, 2^count paths. At 8 versions the dynamic-row dense
-  // gradient compiles in 0.2 s; 16 (a version more per count, unmasked for
-  // a rest of whole vectors) took more than 100 s and was dropped.
+  // loop of the chain, 2^count paths. At `count` loops (count - 1 versions
+  // and the partial vector) the dynamic-row dense gradient compiles in
+  // 0.2 s; 2 * count (a version per count of whole vectors, with and
+  // without a partial last one) took more than 100 s.
   Value restCol = arith::MulIOp::create(b, wholeBlocks, blockColumns);
-  Value restVectors = arith::CeilDivUIOp::create(
+  Value restWhole = arith::DivUIOp::create(
       b, arith::SubIOp::create(b, p.row, restCol), cst(b, p.lanes));
-  SmallVector<Value> results = loop.getResults();
-  for (int64_t k = 1; k <= count; ++k) {
-    Value isK = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, restVectors,
-                                      cst(b, k));
-    Value trips = arith::SelectOp::create(b, isK, cst(b, 1), cst(b, 0));
-    auto version = scf::ForOp::create(
-        b, cst(b, 0), trips, cst(b, 1), results,
-        [&](OpBuilder &nested, Location loc, Value, ValueRange iter) {
-          ImplicitLocOpBuilder ib(loc, nested);
-          SmallVector<Value> masks(k - 1, Value());
-          masks.push_back(
-              chunkMask(ib, p, vectorColumn(ib, p, restCol, k - 1)));
-          scf::YieldOp::create(ib, body(ib, restCol, masks, iter));
-        });
-    results = version.getResults();
-  }
+  for (int64_t k = 1; k < count; ++k)
+    passIf(arith::CmpIOp::create(b, arith::CmpIPredicate::eq, restWhole,
+                                 cst(b, k)),
+           restCol, k, /*masked=*/false);
+  Value tailCol = arith::AddIOp::create(
+      b, restCol, arith::MulIOp::create(b, restWhole, cst(b, p.lanes)));
+  passIf(arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tailCol, p.row),
+         tailCol, 1, /*masked=*/true);
   return results;
 }
 
 /// The passes over a row: for a static row, blocks of passVectors vectors,
 /// each vector whole (a null mask) but a partial last one; for a dynamic
-/// row, a loop over single masked vectors. `body` gets each block's first
+/// row, forEachDynamicPass's blocks. `body` gets each block's first
 /// column, its masks and the iter_args, and returns their next values.
 static SmallVector<Value> forEachPass(ImplicitLocOpBuilder &b,
                                       const TrainProblem &p, ValueRange inits,

@@ -1,0 +1,37 @@
+// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 vector-bits=256" --canonicalize --cse | FileCheck %s
+
+// A row of dynamic length (docs/Kernel.md, "Training kernels"): blocks of
+// 8 vectors in a loop, then the rest's whole vectors in one version per
+// count (1 to 7), none of them masked, then the partial last vector, if
+// any, alone and masked. A row of 16 floats takes the version of two
+// whole vectors: no masked store per position (a `vmaskmovps` store,
+// microcoded, cost such rows 1.5x the static kernel's time).
+
+// CHECK-LABEL: func.func @grad_dynamic_row
+// CHECK: %[[BLOCKS:.*]] = arith.divui %{{.*}}, %c64
+// CHECK: scf.for %{{.*}} = %c0 to %[[BLOCKS]]
+// CHECK-COUNT-8: vector.transfer_write {{.*}}] {in_bounds = [true]} : vector<8xf32>
+// CHECK: %[[WHOLE:.*]] = arith.divui %{{.*}}, %c8
+// CHECK: arith.cmpi eq, %[[WHOLE]], %c1
+// CHECK-NOT: vector.transfer_write {{.*}}], %{{.*}} {in_bounds
+// CHECK: vector.transfer_write {{.*}}] {in_bounds = [true]} : vector<8xf32>
+// CHECK-NOT: vector.transfer_write {{.*}}], %{{.*}} {in_bounds
+// CHECK: arith.cmpi eq, %[[WHOLE]], %c2
+// CHECK-NOT: vector.transfer_write {{.*}}], %{{.*}} {in_bounds
+// CHECK-COUNT-2: vector.transfer_write {{.*}}] {in_bounds = [true]} : vector<8xf32>
+// CHECK-NOT: vector.transfer_write {{.*}}], %{{.*}} {in_bounds
+// CHECK: arith.cmpi eq, %[[WHOLE]], %c7
+// CHECK-NOT: vector.transfer_write {{.*}}], %{{.*}} {in_bounds
+// CHECK-COUNT-7: vector.transfer_write {{.*}}] {in_bounds = [true]} : vector<8xf32>
+// CHECK-NOT: vector.transfer_write {{.*}}], %{{.*}} {in_bounds
+// CHECK: %[[TAIL:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: arith.cmpi ult, %[[TAIL]], %[[ROW:.*]] : index
+// CHECK: vector.create_mask
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%[[TAIL]]], %{{.*}} {in_bounds = [true]} : vector<8xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK: return
+func.func @grad_dynamic_row(%dy: tensor<?x?xf32>, %t: tensor<?x?xf32>, %i: tensor<?xi32>, %off: tensor<?xi32>) -> tensor<?x?xf32> {
+  %0 = embbag.offsets_grad sum %dy, %t[%i] offsets(%off)
+         : (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
