@@ -139,10 +139,11 @@ RowGroups groupByRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
                      bool uniqueRowsEscape);
 
 /// TrainingKernels.cpp: the table gradient, dense ([num_emb, row]) or with
-/// `sparse` the unique rows and their gradient rows ([numUnique, row]).
+/// `sparse` the unique rows and their gradient rows ([numUnique, row]). A
+/// dense gradient is accumulated into `denseInit` (zeros) when given.
 SmallVector<Value> buildTableGrad(ImplicitLocOpBuilder &b,
                                   const TrainProblem &p, const RowGroups &g,
-                                  bool sparse);
+                                  bool sparse, Value denseInit = nullptr);
 
 /// TrainingNormalForm.cpp: an scf.if on `cond` whose then branch yields
 /// `then`'s values and whose else branch yields `otherwise` unchanged.
@@ -172,16 +173,14 @@ ValueRange buildReadPositionLoop(
     function_ref<void(ImplicitLocOpBuilder &, Value j)> everyPosition =
         nullptr);
 
-/// TrainingKernels.cpp: whether the dense table gradient is built by
-/// buildScatteredGrad (no grouping by row): sequential kernels of a table
-/// whose elements are the accumulator type (f32, f64), which the
-/// scatter-add then sums in index order per row, the grouped kernel's
-/// order (the same bits as with `parallel`).
-bool scattersDenseGrad(const TrainProblem &p);
-
-/// TrainingKernels.cpp: the dense table gradient ([num_emb, row]) as a
-/// scatter-add of each read position's share into zeros, in index order.
-Value buildScatteredGrad(ImplicitLocOpBuilder &b, const TrainProblem &p);
+/// TrainingKernels.cpp: the dense table gradient ([num_emb, row]). A
+/// sequential kernel of a table whose elements are the accumulator type
+/// (f32, f64) scatter-adds each read position's share into zeros in index
+/// order, the grouped kernel's order per row (the same bits as with
+/// `parallel`); so does a `parallel` one when the zero fill dominates
+/// (short rows, 8 table rows per position or more); any other groups the
+/// positions by row (buildTableGrad).
+Value buildDenseGrad(ImplicitLocOpBuilder &b, const TrainProblem &p);
 
 /// TrainingKernels.cpp: the weights' gradient (tensor<n x T>).
 Value buildWeightsGrad(ImplicitLocOpBuilder &b, const TrainProblem &p);

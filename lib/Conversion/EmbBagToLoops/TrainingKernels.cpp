@@ -581,16 +581,6 @@ static Value withTableSizes(ImplicitLocOpBuilder &b, const TrainProblem &p,
       b, tableType.clone({leading, tableType.getDimSize(1)}), grad);
 }
 
-bool mlir::embbag::loops::scattersDenseGrad(const TrainProblem &p) {
-  // Also on a table of fewer rows than positions (c3 of the training
-  // benchmark), where the grouped kernel sums each row in registers and
-  // writes it once: from C the two took 0.64-0.67 ms once the grouped
-  // kernel's scratch was one allocation, and in the benchmark's process
-  // (torch's allocations beside it) the scatter, which needs no scratch,
-  // took 0.73 against 0.88.
-  return !p.parallel && p.accType == p.storageType;
-}
-
 /// Adds position `j`'s share of `block` to its row of `grad`, in the block
 /// at `col` (masks: one per vector).
 static Value addToRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
@@ -640,9 +630,11 @@ scatterBag(ImplicitLocOpBuilder &b, const TrainProblem &p, Value grad,
       })[0];
 }
 
-Value mlir::embbag::loops::buildScatteredGrad(ImplicitLocOpBuilder &b,
-                                              const TrainProblem &p) {
-  Value init = zeroGradient(b, p);
+/// The dense table gradient ([num_emb, row]) as a scatter-add of each read
+/// position's share into `init` (zeros), in index order: each element gets
+/// its positions' shares in the grouped kernel's order, the same bits.
+static Value buildScatteredGrad(ImplicitLocOpBuilder &b, const TrainProblem &p,
+                                Value init) {
   Value prefetchBuffer = prefetchBufferOf(b, p, init);
   Value lastPosition = arith::SubIOp::create(b, p.numPositions, cst(b, 1));
   auto prefetchAhead = [&](ImplicitLocOpBuilder &ib, Value j) {
@@ -695,14 +687,15 @@ Value mlir::embbag::loops::buildScatteredGrad(ImplicitLocOpBuilder &b,
 SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
                                                        const TrainProblem &p,
                                                        const RowGroups &g,
-                                                       bool sparse) {
+                                                       bool sparse,
+                                                       Value denseInit) {
   auto type = RankedTensorType::get(
       {ShapedType::kDynamic, ShapedType::kDynamic}, p.storageType);
   Value init = sparse
                    ? tensor::EmptyOp::create(b, type.getShape(), p.storageType,
                                              ValueRange{g.numUnique, p.row})
                          .getResult()
-                   : zeroGradient(b, p);
+                   : (denseInit ? denseInit : zeroGradient(b, p));
   RowOutput out = rowSliceOutput(b, p, init, sparse);
   // The dense rows are written out of order: prefetched for writing.
   SmallVector<Value> results = forEachUniqueRow(
@@ -726,6 +719,73 @@ SmallVector<Value> mlir::embbag::loops::buildTableGrad(ImplicitLocOpBuilder &b,
       ArrayRef<OpFoldResult>{getAsOpFoldResult(g.numUnique)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   return {rows, grad};
+}
+
+/// Below this many bytes a row's scatter-add beats the grouped kernel on
+/// a table whose zero fill dominates. train_bench, 2 threads against the
+/// sequential scatter (1M-row tables, 64Ki positions): rows of 16 and 64
+/// f32 (c4, c1) took 3.0-3.3 and 8.5 ms grouped against 2.5-2.7 and 8.2
+/// scattered; rows of 100 and 128 (c5, c2) 12.3 and 14.2 grouped against
+/// 13.0 and 15.8.
+static constexpr int64_t kScatterMaxRowBytes = 256;
+/// From this many table rows per position on, the zero fill dominates the
+/// dense gradient's call.
+static constexpr int64_t kScatterMinRowsPerPosition = 8;
+
+/// The i1 that says whether the `parallel` dense gradient is the
+/// sequential scatter-add: the grouped kernel's sort and the wake-up of
+/// the threads then cost more than a second thread saves, since the zero
+/// fill (one `memset`, which one core already runs at the memory's speed)
+/// takes most of the call. Null: never.
+static Value scatterPaysOff(ImplicitLocOpBuilder &b, const TrainProblem &p) {
+  int64_t elementBytes = p.storageType.getIntOrFloatBitWidth() / 8;
+  int64_t maxRow = kScatterMaxRowBytes / elementBytes;
+  int64_t row = staticRowLength(p);
+  if (!ShapedType::isDynamic(row) && row > maxRow)
+    return {};
+  Value fillDominates = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::uge, p.numEmb,
+      arith::MulIOp::create(b, p.numPositions,
+                            cst(b, kScatterMinRowsPerPosition)));
+  if (!ShapedType::isDynamic(row))
+    return fillDominates;
+  Value shortRow = arith::CmpIOp::create(b, arith::CmpIPredicate::ule, p.row,
+                                         cst(b, maxRow));
+  return arith::AndIOp::create(b, fillDominates, shortRow);
+}
+
+Value mlir::embbag::loops::buildDenseGrad(ImplicitLocOpBuilder &b,
+                                          const TrainProblem &p) {
+  auto grouped = [&](ImplicitLocOpBuilder &gb, Value init) {
+    RowGroups g = groupByRow(gb, p, /*uniqueRowsEscape=*/false);
+    return buildTableGrad(gb, p, g, /*sparse=*/false, init)[0];
+  };
+  // f16/bf16: the grouped kernel rounds each row once.
+  if (p.accType != p.storageType)
+    return grouped(b, nullptr);
+  if (!p.parallel)
+    return buildScatteredGrad(b, p, zeroGradient(b, p));
+  Value scatters = scatterPaysOff(b, p);
+  if (!scatters)
+    return grouped(b, nullptr);
+  // Either way the same bits: both sum each element in index order.
+  Value init = zeroGradient(b, p);
+  // The branches are built inside the scf.if, once it is in its block: the
+  // scratch arena carves the grouping's tensors only for requests whose
+  // enclosing ops it can see.
+  auto choice = scf::IfOp::create(b, TypeRange{p.table.getType()}, scatters,
+                                  /*withElseRegion=*/true);
+  auto buildBranch = [&](Region &region, auto build) {
+    ImplicitLocOpBuilder rb = ImplicitLocOpBuilder::atBlockEnd(
+        b.getLoc(), &region.front(), b.getListener());
+    scf::YieldOp::create(rb, build(rb));
+  };
+  buildBranch(choice.getThenRegion(), [&](ImplicitLocOpBuilder &tb) {
+    return buildScatteredGrad(tb, p, init);
+  });
+  buildBranch(choice.getElseRegion(),
+              [&](ImplicitLocOpBuilder &eb) { return grouped(eb, init); });
+  return choice.getResult(0);
 }
 
 /// dot(dy[bag], table[idx]) of position `j`, in the accumulator type.

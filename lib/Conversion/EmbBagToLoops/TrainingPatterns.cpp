@@ -84,8 +84,8 @@ struct GradLowering : public OpRewritePattern<OpT> {
     TrainProblem p = normalize(b, rewriter, op, scratch, config);
     SmallVector<Value> grads;
     RowGroups g;
-    if (!op.getSparse() && scattersDenseGrad(p)) {
-      grads.push_back(buildScatteredGrad(b, p));
+    if (!op.getSparse()) {
+      grads.push_back(buildDenseGrad(b, p));
     } else {
       g = groupByRow(b, p, /*uniqueRowsEscape=*/op.getSparse());
       grads = buildTableGrad(b, p, g, op.getSparse());

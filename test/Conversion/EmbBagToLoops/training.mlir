@@ -272,6 +272,43 @@ func.func @row100(%lr: f32, %eps: f32, %s: tensor<10xf32>, %dy: tensor<3x100xf32
   return %0, %1 : tensor<10x100xf32>, tensor<10xf32>
 }
 
+// -----
+
+// With parallel=1, a dense gradient whose zero fill dominates the call (at
+// least 8 table rows per position, rows of at most 256 bytes) is the
+// sequential scatter-add, as without parallel=1; otherwise the grouped
+// kernel, its rows in parallel. Both give the same bits. The choice is an
+// scf.if on the sizes, here on the dynamic number of positions; both
+// branches accumulate into the same zeros.
+// PAR-LABEL: func.func @dense_parallel_choice
+// PAR: %[[N:.*]] = tensor.dim %{{.*}}, %c0 : tensor<?xi64>
+// PAR: %[[N8:.*]] = arith.muli %[[N]], %c8 : index
+// PAR: %[[FILL_DOMINATES:.*]] = arith.cmpi ule, %[[N8]], %c1000 : index
+// PAR: %[[ZERO:.*]] = linalg.fill
+// PAR: scf.if %[[FILL_DOMINATES]] -> (tensor<1000x16xf32>) {
+// PAR-NOT: scf.forall
+// PAR: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]])
+// PAR-NOT: scf.forall
+// PAR: } else {
+// PAR: scf.forall {{.*}} shared_outs(%{{.*}} = %[[ZERO]])
+func.func @dense_parallel_choice(%dy: tensor<3x16xf32>, %t: tensor<1000x16xf32>, %i: tensor<?xi64>, %off: tensor<3xi64>) -> tensor<1000x16xf32> {
+  %0 = embbag.offsets_grad sum %dy, %t[%i] offsets(%off)
+         : (tensor<3x16xf32>, tensor<1000x16xf32>, tensor<?xi64>, tensor<3xi64>) -> tensor<1000x16xf32>
+  return %0 : tensor<1000x16xf32>
+}
+
+// -----
+
+// Rows of 80 f32 (320 bytes): always grouped, no choice.
+// PAR-LABEL: func.func @dense_parallel_long_row
+// PAR-NOT: scf.if %{{.*}} -> (tensor<1000x80xf32>)
+// PAR: scf.forall
+func.func @dense_parallel_long_row(%dy: tensor<3x80xf32>, %t: tensor<1000x80xf32>, %i: tensor<?xi64>, %off: tensor<3xi64>) -> tensor<1000x80xf32> {
+  %0 = embbag.offsets_grad sum %dy, %t[%i] offsets(%off)
+         : (tensor<3x80xf32>, tensor<1000x80xf32>, tensor<?xi64>, tensor<3xi64>) -> tensor<1000x80xf32>
+  return %0 : tensor<1000x80xf32>
+}
+
 // Unchecked (checks=0): no check in any of the kernels above.
 // NOCHECKS-NOT: cf.assert
 // NOCHECKS: func.func @row100
