@@ -81,6 +81,36 @@ typedef struct EmbBagCudaScratchDescriptor {
 void _mlir_ciface_embbagCudaScratch(EmbBagCudaScratchDescriptor *result,
                                     int64_t bytes);
 
+/* The memref<1xi64> descriptor of MLIR's C interface. */
+typedef struct EmbBagCudaCountWordDescriptor {
+  int64_t *allocated;
+  int64_t *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+} EmbBagCudaCountWordDescriptor;
+
+/* `embbagCudaCountWord() -> memref<1xi64>` of a sparse gradient's kernels:
+ * the calling thread's count word for the current context, pinned host
+ * memory beside its status word (same rules), set to 0 by this call. A
+ * kernel leaves the number of the gradient's rows in it; the host reads it
+ * after the stream is synchronised, to allocate the results. */
+void _mlir_ciface_embbagCudaCountWord(EmbBagCudaCountWordDescriptor *result);
+
+/* `embbagCudaAlloc(bytes : index) -> memref<?xi8>` of results in new
+ * device memory (a sparse gradient's rows and gradient rows): `bytes` bytes
+ * from cuMemAlloc in the current context (256-byte aligned), NULL for 0
+ * bytes. The memory is the caller's: it comes back in the function's result
+ * descriptors (their `allocated` pointer), and the caller frees it with
+ * embbagCudaFree (or cuMemFree). Aborts with the driver's error when the
+ * allocation fails. */
+void _mlir_ciface_embbagCudaAlloc(EmbBagCudaScratchDescriptor *result,
+                                  int64_t bytes);
+
+/* Frees memory from embbagCudaAlloc (NULL: nothing). Returns 0, or non-zero
+ * with the driver's error in embbagCudaLastError(). */
+int embbagCudaFree(void *memory);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,17 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x64xf32>
   return
 }
 
+// A sparse gradient of bf16: its rows and gradient rows are returned, new
+// device memory from the runtime (embbagCudaAlloc), sized by the count the
+// kernels leave in the count word.
+func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi64>,
+                  %off: tensor<?xi64>) -> (tensor<?xi64>, tensor<?x64xbf16>) {
+  %rows, %values = embbag.offsets_grad sum %dy, %t[%i] offsets(%off) sparse
+      : (tensor<?x64xbf16>, tensor<?x64xbf16>, tensor<?xi64>, tensor<?xi64>)
+      -> (tensor<?xi64>, tensor<?x64xbf16>)
+  return %rows, %values : tensor<?xi64>, tensor<?x64xbf16>
+}
+
 // HOST:     llvm.func @sgd(
 // HOST:       llvm.call @embbagCudaScratch(
 // HOST:       gpu.launch_func
@@ -37,6 +48,20 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x64xf32>
 // HOST:       llvm.call @embbagCudaScratch(
 // HOST:       gpu.launch_func
 // HOST:       gpu.launch_func
+// HOST:     llvm.func @sparse(
+// HOST:       llvm.call @embbagCudaScratch(
+// HOST:       llvm.call @embbagCudaCountWord(
+// The row owners, the count, the ranks; the host waits and reads the count.
+// HOST:       gpu.launch_func
+// HOST:       gpu.launch_func
+// HOST:       gpu.launch_func
+// HOST:       llvm.call @mgpuStreamSynchronize
+// HOST:       llvm.call @embbagCudaAlloc(
+// HOST:       llvm.call @embbagCudaAlloc(
+// The list of rows and the copy of their gradient rows.
+// HOST:       gpu.launch_func
+// HOST:       gpu.launch_func
+// HOST:       llvm.return
 // HOST:     llvm.func private @embbagCudaScratch(%{{.*}}: i64)
 
 // sgd: the row owners; mean's scale a reciprocal; the touched bits
@@ -59,5 +84,24 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x64xf32>
 // PTX:       sqrt.rn.f32
 // PTX:       fma.rn.f32
 
-// The runtime's scratch function through its C interface.
-// LLVM: declare void @_mlir_ciface_embbagCudaScratch(ptr, i64)
+// The sparse gradient's kernels: the row owners accumulate in f32 scratch
+// rows; the count and list kernels test lane 0's touched bit; the copy
+// rounds to bf16.
+// PTX-LABEL: // gpu.binary @sparse_kernel
+// PTX:       atom.global.or.b32
+// PTX-LABEL: // gpu.binary @sparse_kernel_1
+// PTX:       and.b{{32|64}} {{.*}}, 1;
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_2
+// PTX:       ld.global.b64
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_3
+// PTX:       and.b{{32|64}} {{.*}}, 1;
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_4
+// PTX:       st.global.{{u|b}}16
+
+// The runtime's functions through their C interface.
+// LLVM-DAG: declare void @_mlir_ciface_embbagCudaScratch(ptr, i64)
+// LLVM-DAG: declare void @_mlir_ciface_embbagCudaAlloc(ptr, i64)
+// LLVM-DAG: declare void @_mlir_ciface_embbagCudaCountWord(ptr)

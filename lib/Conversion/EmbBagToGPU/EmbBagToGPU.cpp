@@ -757,12 +757,13 @@ struct ConvertEmbBagToGPUPass
   /// it. In the module the pass runs on, since a pass on a function must
   /// not add to its parent.
   LogicalResult declareRuntime() {
-    bool anyKernel = false, anyScratch = false;
+    bool anyKernel = false, anyScratch = false, anyAllocation = false;
     getOperation()->walk([&](Operation *op) {
       bool training = isTrainingOp(op) &&
                       !getTrainingUnsupportedReason(op, /*hostLoops=*/false);
       anyKernel |= isa<BagOpInterface>(op) || training;
       anyScratch |= training && needsScratch(op);
+      anyAllocation |= training && allocatesResults(op);
     });
     bool status = checks && anyKernel;
     if (!status && !anyScratch)
@@ -779,6 +780,8 @@ struct ConvertEmbBagToGPUPass
       declareStatusWordFunction(module);
     if (anyScratch)
       declareScratchFunction(module);
+    if (anyAllocation)
+      declareResultFunctions(module);
     return success();
   }
 

@@ -107,6 +107,14 @@ bool needsScratch(Operation *op);
 /// is.
 void declareScratchFunction(ModuleOp module);
 
+/// Whether the training op `op`'s kernels put results in new device
+/// memory (a sparse gradient's), which needs declareResultFunctions.
+bool allocatesResults(Operation *op);
+
+/// Declares the runtime functions of results in new device memory: the
+/// allocation, and the host-visible word the kernels leave a count in.
+void declareResultFunctions(ModuleOp module);
+
 /// The patterns of the training ops this lowering takes.
 void populateTrainingOpToGPUPatterns(RewritePatternSet &patterns,
                                      const ConvertEmbBagToGPUOptions &options);

@@ -534,9 +534,150 @@ void mlir::embbag::gpu_lowering::buildRowOwnersThread(ImplicitLocOpBuilder &b,
     addBags(tb, o);
     if (k.isUpdate())
       stepOwnedRows(tb, o);
-    else if (k.rowGrads)
+    else if (k.rowGrads && !k.sparse)
       roundOwnedRows(tb, o);
   });
+}
+
+//===----------------------------------------------------------------------===//
+// The sparse gradient's rows
+//===----------------------------------------------------------------------===//
+
+/// The chunks of kRowsPerChunk rows of the table (index).
+static Value numChunks(ImplicitLocOpBuilder &b, const TrainingKernel &k) {
+  return arith::CeilDivUIOp::create(b, k.bags.numEmb, cst(b, kRowsPerChunk));
+}
+
+/// Runs `body` on chunk `chunk` (the thread's global id) if there is one,
+/// with its rows [first, end).
+static void
+forThreadChunk(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
+               Value thread,
+               function_ref<void(ImplicitLocOpBuilder &, Value chunk,
+                                 Value first, Value end)>
+                   body) {
+  Value chunk = globalId(b, block, thread);
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, chunk, numChunks(b, k)),
+          [&](ImplicitLocOpBuilder &tb) {
+            Value first = arith::MulIOp::create(tb, chunk, cst(tb, kRowsPerChunk));
+            Value end = arith::MinUIOp::create(
+                tb, arith::AddIOp::create(tb, first, cst(tb, kRowsPerChunk)),
+                k.bags.numEmb);
+            body(tb, chunk, first, end);
+          });
+}
+
+/// Whether its owner added to `row` (i1): lane 0's bit, since every lane
+/// of a group adds to the same rows (the bits of lanes a group does not
+/// have are never cleared).
+static Value isRowTouched(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                          Value row) {
+  Value one = arith::ConstantOp::create(b, b.getI32IntegerAttr(1));
+  Value word = loadElement(b, k.touched, ValueRange{row});
+  return cmp(b, arith::CmpIPredicate::ne, arith::AndIOp::create(b, word, one),
+             arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
+}
+
+static Value i64(ImplicitLocOpBuilder &b, int64_t v) {
+  return arith::ConstantOp::create(b, b.getI64IntegerAttr(v));
+}
+
+void mlir::embbag::gpu_lowering::buildCountTouchedThread(
+    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
+    Value thread) {
+  forThreadChunk(b, k, block, thread,
+                 [&](ImplicitLocOpBuilder &tb, Value chunk, Value first,
+                     Value end) {
+                   Value count = buildLoop(
+                       tb, first, end, cst(tb, 1), ValueRange{i64(tb, 0)},
+                       [&](ImplicitLocOpBuilder &lb, Value row,
+                           ValueRange iter) {
+                         Value one = arith::ExtUIOp::create(
+                             lb, lb.getI64Type(), isRowTouched(lb, k, row));
+                         return SmallVector<Value>{
+                             arith::AddIOp::create(lb, iter[0], one)};
+                       })[0];
+                   memref::StoreOp::create(tb, count, k.chunkCounts,
+                                           ValueRange{chunk});
+                 });
+}
+
+void mlir::embbag::gpu_lowering::buildRankChunksThread(ImplicitLocOpBuilder &b,
+                                                       const TrainingKernel &k,
+                                                       Value block,
+                                                       Value thread) {
+  Value first = cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread),
+                    cst(b, 0));
+  buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
+    Value total =
+        buildLoop(tb, cst(tb, 0), numChunks(tb, k), cst(tb, 1),
+                  ValueRange{i64(tb, 0)},
+                  [&](ImplicitLocOpBuilder &lb, Value chunk, ValueRange iter) {
+                    memref::StoreOp::create(lb, iter[0], k.chunkStarts,
+                                            ValueRange{chunk});
+                    Value count =
+                        loadElement(lb, k.chunkCounts, ValueRange{chunk});
+                    return SmallVector<Value>{
+                        arith::AddIOp::create(lb, iter[0], count)};
+                  })[0];
+    memref::StoreOp::create(tb, total, k.numUnique, ValueRange{cst(tb, 0)});
+  });
+}
+
+void mlir::embbag::gpu_lowering::buildListTouchedThread(
+    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
+    Value thread) {
+  Type rowType = cast<MemRefType>(k.uniqueRows.getType()).getElementType();
+  forThreadChunk(
+      b, k, block, thread,
+      [&](ImplicitLocOpBuilder &tb, Value chunk, Value first, Value end) {
+        Value start = loadElement(tb, k.chunkStarts, ValueRange{chunk});
+        buildLoop(
+            tb, first, end, cst(tb, 1), ValueRange{start},
+            [&](ImplicitLocOpBuilder &lb, Value row, ValueRange iter) {
+              auto ifOp = scf::IfOp::create(
+                  lb, isRowTouched(lb, k, row),
+                  [&](OpBuilder &nested, Location loc) {
+                    ImplicitLocOpBuilder ib(loc, nested);
+                    Value rank = arith::IndexCastOp::create(
+                        ib, ib.getIndexType(), iter[0]);
+                    memref::StoreOp::create(
+                        ib, arith::IndexCastOp::create(ib, rowType, row),
+                        k.uniqueRows, ValueRange{rank});
+                    scf::YieldOp::create(
+                        ib, ValueRange{arith::AddIOp::create(ib, iter[0],
+                                                             i64(ib, 1))});
+                  },
+                  [&](OpBuilder &nested, Location loc) {
+                    scf::YieldOp::create(nested, loc, iter);
+                  });
+              return SmallVector<Value>(ifOp.getResults());
+            });
+      });
+}
+
+void mlir::embbag::gpu_lowering::buildCopyRowValuesThread(
+    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
+    Value thread) {
+  const BagKernel &bags = k.bags;
+  Value lane = arith::RemUIOp::create(b, thread, bags.lanesPerBag);
+  Value rank = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, block, bags.bagsPerBlock),
+      arith::DivUIOp::create(b, thread, bags.lanesPerBag));
+  Value numUnique = memref::DimOp::create(b, k.rowValues, 0);
+  Type type = cast<MemRefType>(k.rowValues.getType()).getElementType();
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, rank, numUnique),
+          [&](ImplicitLocOpBuilder &tb) {
+            Value row = arith::IndexCastOp::create(
+                tb, tb.getIndexType(),
+                loadElement(tb, k.uniqueRows, ValueRange{rank}));
+            Owner o{k, rank, lane};
+            forEachColumn(tb, o, [&](ImplicitLocOpBuilder &cb, Value col) {
+              Value g = loadElement(cb, k.rowGrads, ValueRange{row, col});
+              memref::StoreOp::create(cb, convert(cb, g, type), k.rowValues,
+                                      ValueRange{rank, col});
+            });
+          });
 }
 
 //===----------------------------------------------------------------------===//

@@ -19,6 +19,15 @@
 //   weights gradient  one thread per bag: each position's dot product of
 //                     the bag's `dy` row and its table row, after a kernel
 //                     of one thread per position zeroes every position.
+//   sparse gradient   the owners sum into f32 rows and mark the rows they
+//                     touch; then one thread per chunk of kRowsPerChunk
+//                     rows counts its touched rows, one thread turns the
+//                     counts into each chunk's first rank and the total
+//                     (which the host reads, to allocate the results), one
+//                     thread per chunk lists its touched rows at their
+//                     ranks, and a group of lanes per listed row rounds
+//                     its gradient row into the result. The rows come out
+//                     sorted because the chunks are ranges of rows.
 //
 // The threads need no barrier and no shared memory, so that the same code
 // runs in host loops (path=gpu-loops), where the CPU's tests check it.
@@ -36,6 +45,9 @@ namespace mlir::embbag::gpu_lowering {
 /// all the positions, so more groups than the GPU runs at once only add
 /// walks.
 constexpr int64_t kMaxOwners = 1024;
+
+/// Rows per thread of a sparse gradient's count and list kernels.
+constexpr int64_t kRowsPerChunk = 256;
 
 /// What the threads of a training op's kernels read.
 struct TrainingKernel {
@@ -59,6 +71,16 @@ struct TrainingKernel {
   // max: the position of each element's maximum, -1 for none:
   // memref<num_bags x row x i64>
   Value winners;
+  // A sparse gradient: the touched rows of each chunk of kRowsPerChunk
+  // rows, then the rank of the chunk's first one (memref<num_chunks x
+  // i64> each), and the number of touched rows (memref<1 x i64>, which the
+  // host reads).
+  Value chunkCounts, chunkStarts, numUnique;
+  // Its results, allocated once numUnique is known: the touched rows in
+  // ascending order (memref<num_unique x T_IND>) and their gradient rows
+  // (memref<num_unique x row x T>).
+  Value uniqueRows, rowValues;
+  bool sparse = false;
 
   // The updates: the table after the step (memref<num_emb x row x T>),
   // the learning rate (f32), and row-wise Adagrad's epsilon (f32), state
@@ -78,6 +100,27 @@ void buildWinnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
 /// Thread `thread` of block `block` of the row owners' kernel.
 void buildRowOwnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                           Value block, Value thread);
+
+/// Thread `thread` of block `block` of a sparse gradient's kernel that
+/// counts the touched rows, one chunk of rows per thread.
+void buildCountTouchedThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                             Value block, Value thread);
+
+/// The one thread of a sparse gradient's kernel that turns the chunks'
+/// counts into their first ranks and the total.
+void buildRankChunksThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                           Value block, Value thread);
+
+/// Thread `thread` of block `block` of a sparse gradient's kernel that
+/// lists the touched rows at their ranks, one chunk of rows per thread.
+void buildListTouchedThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                            Value block, Value thread);
+
+/// Thread `thread` of block `block` of a sparse gradient's kernel that
+/// rounds the listed rows' gradients into the result, a group of lanes per
+/// listed row.
+void buildCopyRowValuesThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                              Value block, Value thread);
 
 /// Thread `thread` of block `block` of the kernel that zeroes the weights
 /// gradient, one position per thread.

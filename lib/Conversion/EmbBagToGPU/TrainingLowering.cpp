@@ -29,8 +29,11 @@ using namespace mlir::embbag;
 using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::gpu_lowering;
 
-/// The runtime function of the scratch memory (embbag-c/CudaRuntime.h).
+/// The runtime functions (embbag-c/CudaRuntime.h): the scratch memory; a
+/// sparse gradient's results and the host-visible word of its row count.
 static constexpr StringLiteral kScratchFunction = "embbagCudaScratch";
+static constexpr StringLiteral kAllocFunction = "embbagCudaAlloc";
+static constexpr StringLiteral kCountWordFunction = "embbagCudaCountWord";
 
 namespace {
 
@@ -80,22 +83,36 @@ static bool isNarrowFloat(Type type) {
   return type.isF32() || type.isF16() || type.isBF16();
 }
 
+/// Whether each of a sparse gradient's first two results (its rows and
+/// their gradient rows) is used, and only by the function's return.
+static bool isReturnedOnly(Operation *op) {
+  return llvm::all_of(op->getResults().take_front(2), [](Value result) {
+    return !result.use_empty() &&
+           llvm::all_of(result.getUsers(), llvm::IsaPred<func::ReturnOp>);
+  });
+}
+
 std::optional<StringRef>
 gpu_lowering::getTrainingUnsupportedReason(Operation *op, bool hostLoops) {
   std::optional<TrainingOpView> view = viewTrainingOp(op);
   if (!view)
     return StringRef("not a training op");
-  if (view->sparse)
-    return StringRef("a sparse gradient's row count is known only after "
-                     "the kernels, and results in new device buffers are "
-                     "not supported yet");
+  if (view->sparse && !hostLoops && !isReturnedOnly(op))
+    return StringRef(
+        "a sparse gradient's rows and gradient rows are new device buffers "
+        "that the caller owns (embbagCudaAlloc): the function must return "
+        "them, and nothing else may use them, since the lowering frees no "
+        "device memory");
   if (!isNarrowFloat(getElementTypeOrSelf(view->table.getType())))
     return StringRef("only f32, f16 and bf16 tables are supported on the GPU");
   if (view->state && !isNarrowFloat(getElementTypeOrSelf(view->state)))
     return StringRef(
         "only f32, f16 and bf16 row-wise Adagrad states are supported on "
         "the GPU");
-  if (!hostLoops && llvm::any_of(op->getResults(), [&](Value result) {
+  // A sparse gradient's rows and gradient rows are returned (above).
+  ValueRange destinationResults =
+      op->getResults().drop_front(view->sparse ? 2 : 0);
+  if (!hostLoops && llvm::any_of(destinationResults, [&](Value result) {
         return !findDestination(result, op);
       }))
     return StringRef(
@@ -110,7 +127,8 @@ gpu_lowering::getTrainingUnsupportedReason(Operation *op, bool hostLoops) {
 /// the result: an update steps the table after the walk; an f16 or bf16
 /// gradient is rounded once, at the end.
 static bool needsRowGrads(const TrainingOpView &view) {
-  return view.isUpdate || !getElementTypeOrSelf(view.table.getType()).isF32();
+  return view.isUpdate || view.sparse ||
+         !getElementTypeOrSelf(view.table.getType()).isF32();
 }
 
 bool gpu_lowering::needsScratch(Operation *op) {
@@ -118,15 +136,38 @@ bool gpu_lowering::needsScratch(Operation *op) {
   return view && (needsRowGrads(*view) || view->reduction == Reduction::max);
 }
 
-void gpu_lowering::declareScratchFunction(ModuleOp module) {
-  if (module.lookupSymbol(kScratchFunction))
+bool gpu_lowering::allocatesResults(Operation *op) {
+  std::optional<TrainingOpView> view = viewTrainingOp(op);
+  return view && view->sparse;
+}
+
+/// Declares the runtime function `name` in `module` unless it is: called
+/// through its C interface (a descriptor written by the callee).
+static void declareRuntimeFunction(ModuleOp module, StringRef name,
+                                   FunctionType type) {
+  if (module.lookupSymbol(name))
     return;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
-  auto f = func::FuncOp::create(b, module.getLoc(), kScratchFunction,
-                                b.getFunctionType({b.getIndexType()}, {type}));
+  auto f = func::FuncOp::create(b, module.getLoc(), name, type);
   f.setPrivate();
   f->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+}
+
+void gpu_lowering::declareScratchFunction(ModuleOp module) {
+  Builder b(module.getContext());
+  auto bytes = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  declareRuntimeFunction(module, kScratchFunction,
+                         b.getFunctionType({b.getIndexType()}, {bytes}));
+}
+
+void gpu_lowering::declareResultFunctions(ModuleOp module) {
+  Builder b(module.getContext());
+  auto bytes = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  declareRuntimeFunction(module, kAllocFunction,
+                         b.getFunctionType({b.getIndexType()}, {bytes}));
+  declareRuntimeFunction(
+      module, kCountWordFunction,
+      b.getFunctionType({}, {MemRefType::get({1}, b.getI64Type())}));
 }
 
 namespace {
@@ -175,6 +216,8 @@ public:
       reportFlags(
           b, op, checks, k.bags,
           memref::LoadOp::create(b, k.bags.flag, ValueRange{cst(b, 0)}));
+    if (view.sparse)
+      listTouchedRows(b, view, k, results);
     replaceResults(b, rewriter, view, k, results);
   }
 
@@ -188,6 +231,13 @@ private:
     SmallVector<ResultBuffer> results;
     for (Value result : view.op->getResults()) {
       ResultBuffer r{result, findDestination(result, view.op), {}, {}};
+      // A sparse gradient's rows and gradient rows: once their count is
+      // known (listTouchedRows).
+      if (view.sparse && results.size() < 2) {
+        r.dest = {};
+        results.push_back(r);
+        continue;
+      }
       // The table-shaped results, then the weights gradient or the state.
       bool tableShaped = results.empty();
       Type element = getElementTypeOrSelf(result.getType());
@@ -210,8 +260,9 @@ private:
         k.updatedState = results[1].buffer;
     } else {
       k.tableGrad = results[0].buffer;
+      k.sparse = view.sparse;
       if (view.weights)
-        k.weightsGrad = results[1].buffer;
+        k.weightsGrad = results[view.sparse ? 2 : 1].buffer;
     }
     return results;
   }
@@ -292,13 +343,19 @@ private:
           b, arith::CeilDivUIOp::create(b, end, cst(b, 16)), cst(b, 16));
       return offset;
     };
-    Value rowGradsAt, touchedAt, winnersAt;
+    Value rowGradsAt, touchedAt, winnersAt, countsAt, startsAt;
     if (needsRowGrads(view))
       rowGradsAt = region({rows, row}, 4);
-    if (view.isUpdate)
+    if (view.isUpdate || view.sparse)
       touchedAt = region({rows}, 4);
     if (view.reduction == Reduction::max)
       winnersAt = region({bags, row}, 8);
+    Value chunks =
+        arith::CeilDivUIOp::create(b, rows, cst(b, kRowsPerChunk));
+    if (view.sparse) {
+      countsAt = region({chunks}, 8);
+      startsAt = region({chunks}, 8);
+    }
     auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
     Value scratch =
         options.hostLoops
@@ -322,6 +379,22 @@ private:
           touchedAt, ValueRange{rows});
     if (winnersAt)
       k.winners = view2D(winnersAt, bags, row, b.getI64Type());
+    if (!view.sparse)
+      return;
+    auto view1D = [&](Value at, Value size) {
+      return memref::ViewOp::create(
+          b, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()), scratch,
+          at, ValueRange{size});
+    };
+    k.chunkCounts = view1D(countsAt, chunks);
+    k.chunkStarts = view1D(startsAt, chunks);
+    auto wordType = MemRefType::get({1}, b.getI64Type());
+    k.numUnique =
+        options.hostLoops
+            ? memref::AllocaOp::create(b, wordType).getResult()
+            : func::CallOp::create(b, kCountWordFunction, TypeRange{wordType},
+                                   ValueRange{})
+                  .getResult(0);
   }
 
   /// The launches, in stream order; the host waits for the last one when
@@ -331,21 +404,88 @@ private:
     auto blocksFor = [&](Value threads) -> Value {
       return arith::CeilDivUIOp::create(b, threads, cst(b, kBlockSize));
     };
+    // A sparse gradient's host reads the count of its rows next.
+    bool hostWaits = checked || k.sparse;
     auto run = [&](Value blocks, bool last, auto thread) {
       buildLaunch(
           b,
           [&](ImplicitLocOpBuilder &tb, Value block, Value id) {
             thread(tb, k, block, id);
           },
-          blocks, options.hostLoops, last && checked);
+          blocks, options.hostLoops, last && hostWaits);
     };
     if (k.winners)
       run(blocksFor(k.bags.bounds.numBags), false, buildWinnersThread);
-    run(owners, !k.weightsGrad, buildRowOwnersThread);
-    if (!k.weightsGrad)
+    run(owners, !k.weightsGrad && !k.sparse, buildRowOwnersThread);
+    if (k.weightsGrad) {
+      run(blocksFor(k.bags.bounds.numIndices), false,
+          buildZeroWeightsGradThread);
+      run(blocksFor(k.bags.bounds.numBags), !k.sparse, buildWeightsGradThread);
+    }
+    if (!k.sparse)
       return;
-    run(blocksFor(k.bags.bounds.numIndices), false, buildZeroWeightsGradThread);
-    run(blocksFor(k.bags.bounds.numBags), true, buildWeightsGradThread);
+    Value chunks =
+        arith::CeilDivUIOp::create(b, k.bags.numEmb, cst(b, kRowsPerChunk));
+    run(blocksFor(chunks), false, buildCountTouchedThread);
+    run(cst(b, 1), true, buildRankChunksThread);
+  }
+
+  /// A sparse gradient's results, once the kernels counted its rows: new
+  /// buffers of that many rows (device memory the caller owns), filled by
+  /// the list and copy kernels, in stream order.
+  void listTouchedRows(ImplicitLocOpBuilder &b, const TrainingOpView &view,
+                       TrainingKernel &k,
+                       MutableArrayRef<ResultBuffer> results) const {
+    Value count = arith::IndexCastOp::create(
+        b, b.getIndexType(),
+        memref::LoadOp::create(b, k.numUnique, ValueRange{cst(b, 0)}));
+    Type rowType = getElementTypeOrSelf(results[0].result.getType());
+    Type valueType = getElementTypeOrSelf(results[1].result.getType());
+    constexpr int64_t dyn = ShapedType::kDynamic;
+    int64_t row = cast<MemRefType>(k.bags.table.getType()).getDimSize(1);
+    k.uniqueRows =
+        newResultBuffer(b, {dyn}, rowType, {count}, results[0].init);
+    k.rowValues = newResultBuffer(b, {dyn, row}, valueType,
+                                  {count, k.bags.rowLength}, results[1].init);
+    results[0].buffer = k.uniqueRows;
+    results[1].buffer = k.rowValues;
+    auto run = [&](Value blocks, auto thread) {
+      buildLaunch(
+          b,
+          [&](ImplicitLocOpBuilder &tb, Value block, Value id) {
+            thread(tb, k, block, id);
+          },
+          blocks, options.hostLoops, /*hostWaits=*/false);
+    };
+    Value chunks =
+        arith::CeilDivUIOp::create(b, k.bags.numEmb, cst(b, kRowsPerChunk));
+    run(arith::CeilDivUIOp::create(b, chunks, cst(b, kBlockSize)),
+        buildListTouchedThread);
+    run(arith::CeilDivUIOp::create(b, count, k.bags.bagsPerBlock),
+        buildCopyRowValuesThread);
+  }
+
+  /// A new buffer of `shape` (its dynamic sizes among `sizes`) for a
+  /// result: device memory from the runtime, which the caller frees, or a
+  /// new tensor's buffer with host loops.
+  Value newResultBuffer(ImplicitLocOpBuilder &b, ArrayRef<int64_t> shape,
+                        Type element, ArrayRef<Value> sizes,
+                        Value &init) const {
+    if (options.hostLoops)
+      return newBuffer(b, shape, element, sizes, init);
+    Value bytes = cst(b, element.getIntOrFloatBitWidth() / 8);
+    for (Value size : sizes)
+      bytes = arith::MulIOp::create(b, bytes, size);
+    auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    Value memory = func::CallOp::create(b, kAllocFunction, TypeRange{bytesType},
+                                        ValueRange{bytes})
+                       .getResult(0);
+    SmallVector<Value> dynamic;
+    for (auto [size, value] : llvm::zip(shape, sizes))
+      if (ShapedType::isDynamic(size))
+        dynamic.push_back(value);
+    return memref::ViewOp::create(b, MemRefType::get(shape, element), memory,
+                                  cst(b, 0), dynamic);
   }
 
   /// Replaces the op's results by the buffers the kernels wrote; a
@@ -359,11 +499,20 @@ private:
         rewriter.eraseOp(r.dest);
         continue;
       }
+      auto bufferType = cast<MemRefType>(r.buffer.getType());
       Value flat = bufferization::ToTensorOp::create(
-          b, r.init.getType(), r.buffer, b.getUnitAttr(), b.getUnitAttr());
+          b,
+          RankedTensorType::get(bufferType.getShape(),
+                                bufferType.getElementType()),
+          r.buffer, b.getUnitAttr(), b.getUnitAttr());
       auto type = cast<RankedTensorType>(r.result.getType());
       Value value;
-      if (i == 0)
+      if (view.sparse && i == 0)
+        value = tensor::CastOp::create(b, type, flat);
+      else if (view.sparse && i == 1)
+        value = unflattenResult(b, flat, type, view.table,
+                                memref::DimOp::create(b, r.buffer, 0));
+      else if (i == 0)
         value = unflattenResult(b, flat, type, view.table, k.bags.numEmb);
       else if (view.isUpdate)
         value = tensor::CastOp::create(b, type, flat);

@@ -172,7 +172,12 @@ unsigned launchDim(intptr_t value, const char *what) {
 // Status words
 //===----------------------------------------------------------------------===//
 
-/// A thread's pinned, device-mapped words, one per context.
+/// The bytes of a thread's pinned words: the status word (int32_t) at 0,
+/// the count word (int64_t, a sparse gradient's rows) at 8.
+constexpr size_t kHostWordBytes = 16;
+constexpr size_t kCountWordOffset = 8;
+
+/// A thread's pinned, device-mapped words, one block per context.
 struct StatusWords {
   std::vector<std::pair<CUcontext, int32_t *>> words;
 
@@ -200,7 +205,7 @@ struct StatusWords {
   static int32_t *allocate() {
     const Driver &d = driver();
     void *host = nullptr;
-    require(d.cuMemHostAlloc(&host, sizeof(int32_t), CU_MEMHOSTALLOC_DEVICEMAP),
+    require(d.cuMemHostAlloc(&host, kHostWordBytes, CU_MEMHOSTALLOC_DEVICEMAP),
             "cuMemHostAlloc(DEVICEMAP) of the status word");
     CUdeviceptr device = 0;
     require(d.cuMemHostGetDevicePointer(&device, host, 0),
@@ -318,6 +323,55 @@ _mlir_ciface_embbagCudaStatusWord(EmbBagCudaStatusWordDescriptor *result) {
   result->offset = 0;
   result->sizes[0] = 1;
   result->strides[0] = 1;
+}
+
+EMBBAG_CUDA_EXPORT void
+_mlir_ciface_embbagCudaCountWord(EmbBagCudaCountWordDescriptor *result) {
+  auto *word = reinterpret_cast<int64_t *>(
+      reinterpret_cast<char *>(statusWords.get(currentContext())) +
+      kCountWordOffset);
+  *word = 0;
+  result->allocated = word;
+  result->aligned = word;
+  result->offset = 0;
+  result->sizes[0] = 1;
+  result->strides[0] = 1;
+}
+
+EMBBAG_CUDA_EXPORT void
+_mlir_ciface_embbagCudaAlloc(EmbBagCudaScratchDescriptor *result,
+                             int64_t bytes) {
+  if (bytes < 0)
+    fail("device memory of " + std::to_string(bytes) + " bytes");
+  CUdeviceptr memory = 0;
+  // cuMemAlloc refuses 0 bytes; an empty result needs no memory.
+  if (bytes > 0) {
+    currentContext();
+    require(driver().cuMemAlloc(&memory, static_cast<size_t>(bytes)),
+            "cuMemAlloc of " + std::to_string(bytes) +
+                " bytes for a result");
+  }
+  result->allocated = reinterpret_cast<uint8_t *>(memory);
+  result->aligned = result->allocated;
+  result->offset = 0;
+  result->sizes[0] = bytes;
+  result->strides[0] = 1;
+}
+
+EMBBAG_CUDA_EXPORT int embbagCudaFree(void *memory) {
+  lastError.clear();
+  if (!memory)
+    return 0;
+  std::string error;
+  const Driver *d = loadDriver(error);
+  if (!d) {
+    lastError = error;
+    return 1;
+  }
+  return succeeded(d->cuMemFree(reinterpret_cast<CUdeviceptr>(memory)),
+                   "cuMemFree")
+             ? 0
+             : 1;
 }
 
 EMBBAG_CUDA_EXPORT void

@@ -13,6 +13,10 @@
 |*   EMBBAG_FAKE_CUDA_KERNEL_FLAGS=N  each launch ORs N into every mapped    *|
 |*                                 host word, as a kernel that finds a broken *|
 |*                                 contract sets its bit in the status word   *|
+|*   EMBBAG_FAKE_CUDA_KERNEL_COUNT=N  each launch writes N (int64_t) at    *|
+|*                                 byte 8 of every mapped block of 16 bytes  *|
+|*                                 or more, as a sparse gradient's kernel    *|
+|*                                 leaves its row count in the count word    *|
 |*   EMBBAG_FAKE_CUDA_NO_UVA=1     mapped host memory gets another address   *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -283,6 +287,7 @@ static void formatParams(const Function *f, void **params, char *out,
 }
 
 static void *mappedWords[64];
+static size_t mappedBytes[64];
 static int numMappedWords;
 
 EXPORT CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy,
@@ -299,6 +304,10 @@ EXPORT CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy,
   const char *flags = getenv("EMBBAG_FAKE_CUDA_KERNEL_FLAGS");
   for (int i = 0; flags && i < numMappedWords; ++i)
     *(int32_t *)mappedWords[i] |= atoi(flags);
+  const char *count = getenv("EMBBAG_FAKE_CUDA_KERNEL_COUNT");
+  for (int i = 0; count && i < numMappedWords; ++i)
+    if (mappedBytes[i] >= 16)
+      *(int64_t *)((char *)mappedWords[i] + 8) = atoll(count);
   return SUCCESS;
 }
 
@@ -318,16 +327,21 @@ EXPORT CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned flags) {
   /* Not zeroed, as the real driver's: the runtime must clear the word. */
   *ptr = malloc(bytes);
   memset(*ptr, 0x5a, bytes);
-  if ((flags & 2) && numMappedWords < 64)
+  if ((flags & 2) && numMappedWords < 64) {
+    mappedBytes[numMappedWords] = bytes;
     mappedWords[numMappedWords++] = *ptr;
+  }
   return SUCCESS;
 }
 
 EXPORT CUresult cuMemFreeHost(void *ptr) {
   ENTER("cuMemFreeHost", "()");
   for (int i = 0; i < numMappedWords; ++i)
-    if (mappedWords[i] == ptr)
-      mappedWords[i] = mappedWords[--numMappedWords];
+    if (mappedWords[i] == ptr) {
+      --numMappedWords;
+      mappedWords[i] = mappedWords[numMappedWords];
+      mappedBytes[i] = mappedBytes[numMappedWords];
+    }
   free(ptr);
   return SUCCESS;
 }

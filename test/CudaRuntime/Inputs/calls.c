@@ -119,6 +119,39 @@ static int scratchMemory(void) {
   return 0;
 }
 
+/* A sparse gradient's runtime: the count word beside the status word
+ * (zeroed, written by the "kernel": the fake stores
+ * EMBBAG_FAKE_CUDA_KERNEL_COUNT in it), and result memory the caller frees:
+ * none for 0 bytes. */
+static int results(void) {
+  int32_t *word = statusWord();
+  EmbBagCudaCountWordDescriptor count;
+  memset(&count, 0xff, sizeof(count));
+  _mlir_ciface_embbagCudaCountWord(&count);
+  printf("count: %lld, 8 bytes after the status word %d, offset %lld, size "
+         "%lld, stride %lld\n",
+         (long long)*count.aligned,
+         (char *)count.aligned == (char *)word + 8, (long long)count.offset,
+         (long long)count.sizes[0], (long long)count.strides[0]);
+  void *module = mgpuModuleLoadJIT((void *)ptx, 3);
+  callOnce(module, "second", 1);
+  printf("after the launch: %lld\n", (long long)*count.aligned);
+  mgpuModuleUnload(module);
+  EmbBagCudaScratchDescriptor memory;
+  _mlir_ciface_embbagCudaAlloc(&memory, 48);
+  printf("alloc: memory %d, size %lld\n", memory.allocated != NULL,
+         (long long)memory.sizes[0]);
+  printf("free: %d\n", embbagCudaFree(memory.allocated));
+  _mlir_ciface_embbagCudaAlloc(&memory, 0);
+  printf("alloc 0: memory %d, size %lld\n", memory.allocated != NULL,
+         (long long)memory.sizes[0]);
+  printf("free null: %d\n", embbagCudaFree(memory.allocated));
+  _mlir_ciface_embbagCudaAlloc(&memory, 16);
+  int failed = embbagCudaFree(memory.allocated);
+  printf("free failed: %d, %s\n", failed, embbagCudaLastError());
+  return 0;
+}
+
 static void *otherThread(void *word) {
   int32_t *mine = statusWord();
   printf("another thread's word: %s\n", mine == word ? "same" : "its own");
@@ -177,6 +210,8 @@ int main(int argc, char **argv) {
     return binary();
   if (!strcmp(mode, "status"))
     return status();
+  if (!strcmp(mode, "results"))
+    return results();
   if (!strcmp(mode, "scratch"))
     return scratchMemory();
   if (!strcmp(mode, "threads"))
