@@ -559,7 +559,8 @@ forThreadChunk(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
   Value chunk = globalId(b, block, thread);
   buildIf(b, cmp(b, arith::CmpIPredicate::ult, chunk, numChunks(b, k)),
           [&](ImplicitLocOpBuilder &tb) {
-            Value first = arith::MulIOp::create(tb, chunk, cst(tb, kRowsPerChunk));
+            Value first =
+                arith::MulIOp::create(tb, chunk, cst(tb, kRowsPerChunk));
             Value end = arith::MinUIOp::create(
                 tb, arith::AddIOp::create(tb, first, cst(tb, kRowsPerChunk)),
                 k.bags.numEmb);
@@ -585,74 +586,69 @@ static Value i64(ImplicitLocOpBuilder &b, int64_t v) {
 void mlir::embbag::gpu_lowering::buildCountTouchedThread(
     ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
     Value thread) {
-  forThreadChunk(b, k, block, thread,
-                 [&](ImplicitLocOpBuilder &tb, Value chunk, Value first,
-                     Value end) {
-                   Value count = buildLoop(
-                       tb, first, end, cst(tb, 1), ValueRange{i64(tb, 0)},
-                       [&](ImplicitLocOpBuilder &lb, Value row,
-                           ValueRange iter) {
-                         Value one = arith::ExtUIOp::create(
-                             lb, lb.getI64Type(), isRowTouched(lb, k, row));
-                         return SmallVector<Value>{
-                             arith::AddIOp::create(lb, iter[0], one)};
-                       })[0];
-                   memref::StoreOp::create(tb, count, k.chunkCounts,
-                                           ValueRange{chunk});
-                 });
+  forThreadChunk(
+      b, k, block, thread,
+      [&](ImplicitLocOpBuilder &tb, Value chunk, Value first, Value end) {
+        Value count = buildLoop(
+            tb, first, end, cst(tb, 1), ValueRange{i64(tb, 0)},
+            [&](ImplicitLocOpBuilder &lb, Value row, ValueRange iter) {
+              Value one = arith::ExtUIOp::create(lb, lb.getI64Type(),
+                                                 isRowTouched(lb, k, row));
+              return SmallVector<Value>{
+                  arith::AddIOp::create(lb, iter[0], one)};
+            })[0];
+        memref::StoreOp::create(tb, count, k.chunkCounts, ValueRange{chunk});
+      });
 }
 
 void mlir::embbag::gpu_lowering::buildRankChunksThread(ImplicitLocOpBuilder &b,
                                                        const TrainingKernel &k,
                                                        Value block,
                                                        Value thread) {
-  Value first = cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread),
-                    cst(b, 0));
+  Value first =
+      cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread), cst(b, 0));
   buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
-    Value total =
-        buildLoop(tb, cst(tb, 0), numChunks(tb, k), cst(tb, 1),
-                  ValueRange{i64(tb, 0)},
-                  [&](ImplicitLocOpBuilder &lb, Value chunk, ValueRange iter) {
-                    memref::StoreOp::create(lb, iter[0], k.chunkStarts,
-                                            ValueRange{chunk});
-                    Value count =
-                        loadElement(lb, k.chunkCounts, ValueRange{chunk});
-                    return SmallVector<Value>{
-                        arith::AddIOp::create(lb, iter[0], count)};
-                  })[0];
+    Value total = buildLoop(
+        tb, cst(tb, 0), numChunks(tb, k), cst(tb, 1), ValueRange{i64(tb, 0)},
+        [&](ImplicitLocOpBuilder &lb, Value chunk, ValueRange iter) {
+          memref::StoreOp::create(lb, iter[0], k.chunkStarts,
+                                  ValueRange{chunk});
+          Value count = loadElement(lb, k.chunkCounts, ValueRange{chunk});
+          return SmallVector<Value>{arith::AddIOp::create(lb, iter[0], count)};
+        })[0];
     memref::StoreOp::create(tb, total, k.numUnique, ValueRange{cst(tb, 0)});
   });
 }
 
-void mlir::embbag::gpu_lowering::buildListTouchedThread(
-    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
-    Value thread) {
+void mlir::embbag::gpu_lowering::buildListTouchedThread(ImplicitLocOpBuilder &b,
+                                                        const TrainingKernel &k,
+                                                        Value block,
+                                                        Value thread) {
   Type rowType = cast<MemRefType>(k.uniqueRows.getType()).getElementType();
   forThreadChunk(
       b, k, block, thread,
       [&](ImplicitLocOpBuilder &tb, Value chunk, Value first, Value end) {
         Value start = loadElement(tb, k.chunkStarts, ValueRange{chunk});
-        buildLoop(
-            tb, first, end, cst(tb, 1), ValueRange{start},
-            [&](ImplicitLocOpBuilder &lb, Value row, ValueRange iter) {
-              auto ifOp = scf::IfOp::create(
-                  lb, isRowTouched(lb, k, row),
-                  [&](OpBuilder &nested, Location loc) {
-                    ImplicitLocOpBuilder ib(loc, nested);
-                    Value rank = arith::IndexCastOp::create(
-                        ib, ib.getIndexType(), iter[0]);
-                    memref::StoreOp::create(
-                        ib, arith::IndexCastOp::create(ib, rowType, row),
-                        k.uniqueRows, ValueRange{rank});
-                    scf::YieldOp::create(
-                        ib, ValueRange{arith::AddIOp::create(ib, iter[0],
-                                                             i64(ib, 1))});
-                  },
-                  [&](OpBuilder &nested, Location loc) {
-                    scf::YieldOp::create(nested, loc, iter);
+        buildLoop(tb, first, end, cst(tb, 1), ValueRange{start},
+                  [&](ImplicitLocOpBuilder &lb, Value row, ValueRange iter) {
+                    auto ifOp = scf::IfOp::create(
+                        lb, isRowTouched(lb, k, row),
+                        [&](OpBuilder &nested, Location loc) {
+                          ImplicitLocOpBuilder ib(loc, nested);
+                          Value rank = arith::IndexCastOp::create(
+                              ib, ib.getIndexType(), iter[0]);
+                          memref::StoreOp::create(
+                              ib, arith::IndexCastOp::create(ib, rowType, row),
+                              k.uniqueRows, ValueRange{rank});
+                          scf::YieldOp::create(ib,
+                                               ValueRange{arith::AddIOp::create(
+                                                   ib, iter[0], i64(ib, 1))});
+                        },
+                        [&](OpBuilder &nested, Location loc) {
+                          scf::YieldOp::create(nested, loc, iter);
+                        });
+                    return SmallVector<Value>(ifOp.getResults());
                   });
-              return SmallVector<Value>(ifOp.getResults());
-            });
       });
 }
 

@@ -350,8 +350,7 @@ private:
       touchedAt = region({rows}, 4);
     if (view.reduction == Reduction::max)
       winnersAt = region({bags, row}, 8);
-    Value chunks =
-        arith::CeilDivUIOp::create(b, rows, cst(b, kRowsPerChunk));
+    Value chunks = arith::CeilDivUIOp::create(b, rows, cst(b, kRowsPerChunk));
     if (view.sparse) {
       countsAt = region({chunks}, 8);
       startsAt = region({chunks}, 8);
@@ -389,12 +388,11 @@ private:
     k.chunkCounts = view1D(countsAt, chunks);
     k.chunkStarts = view1D(startsAt, chunks);
     auto wordType = MemRefType::get({1}, b.getI64Type());
-    k.numUnique =
-        options.hostLoops
-            ? memref::AllocaOp::create(b, wordType).getResult()
-            : func::CallOp::create(b, kCountWordFunction, TypeRange{wordType},
-                                   ValueRange{})
-                  .getResult(0);
+    k.numUnique = options.hostLoops
+                      ? memref::AllocaOp::create(b, wordType).getResult()
+                      : func::CallOp::create(b, kCountWordFunction,
+                                             TypeRange{wordType}, ValueRange{})
+                            .getResult(0);
   }
 
   /// The launches, in stream order; the host waits for the last one when
@@ -443,8 +441,7 @@ private:
     Type valueType = getElementTypeOrSelf(results[1].result.getType());
     constexpr int64_t dyn = ShapedType::kDynamic;
     int64_t row = cast<MemRefType>(k.bags.table.getType()).getDimSize(1);
-    k.uniqueRows =
-        newResultBuffer(b, {dyn}, rowType, {count}, results[0].init);
+    k.uniqueRows = newResultBuffer(b, {dyn}, rowType, {count}, results[0].init);
     k.rowValues = newResultBuffer(b, {dyn, row}, valueType,
                                   {count, k.bags.rowLength}, results[1].init);
     results[0].buffer = k.uniqueRows;

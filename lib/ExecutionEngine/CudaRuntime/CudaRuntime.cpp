@@ -348,8 +348,7 @@ _mlir_ciface_embbagCudaAlloc(EmbBagCudaScratchDescriptor *result,
   if (bytes > 0) {
     currentContext();
     require(driver().cuMemAlloc(&memory, static_cast<size_t>(bytes)),
-            "cuMemAlloc of " + std::to_string(bytes) +
-                " bytes for a result");
+            "cuMemAlloc of " + std::to_string(bytes) + " bytes for a result");
   }
   result->allocated = reinterpret_cast<uint8_t *>(memory);
   result->aligned = result->allocated;

@@ -130,9 +130,9 @@ static int results(void) {
   _mlir_ciface_embbagCudaCountWord(&count);
   printf("count: %lld, 8 bytes after the status word %d, offset %lld, size "
          "%lld, stride %lld\n",
-         (long long)*count.aligned,
-         (char *)count.aligned == (char *)word + 8, (long long)count.offset,
-         (long long)count.sizes[0], (long long)count.strides[0]);
+         (long long)*count.aligned, (char *)count.aligned == (char *)word + 8,
+         (long long)count.offset, (long long)count.sizes[0],
+         (long long)count.strides[0]);
   void *module = mgpuModuleLoadJIT((void *)ptx, 3);
   callOnce(module, "second", 1);
   printf("after the launch: %lld\n", (long long)*count.aligned);
