@@ -55,12 +55,20 @@ python3 "$ROOT/benchmarks/gpu/gen_kernels.py" --tables "$OUT/tables.mlir"
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/tables.mlir" \
   -o "$OUT/libtables_unbatched_cpu.so"
 # The training kernels of train.py, for the GPU and for the host.
-python3 "$ROOT/benchmarks/gpu/train.py" --emit-mlir "$OUT/train.mlir"
+# train.py imports torch (Debian's python3-torch).
+"${PYTHON:-/usr/bin/python3}" "$ROOT/benchmarks/gpu/train.py" --emit-mlir "$OUT/train.mlir" \
+  --emit-sparse-mlir "$OUT/train_sparse.mlir"
 "$AOT" --target=nvptx --chip="$CHIP" --checks=off "$OUT/train.mlir" -o "$OUT/libtrain.so"
 "$AOT" --target=nvptx --chip="$CHIP" --checks=status "$OUT/train.mlir" -o "$OUT/libtrain_status.so"
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/train.mlir" -o "$OUT/libtrain_cpu.so"
 "$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/train.mlir" \
   -o "$OUT/libtrain_status_cpu.so"
+# The sparse gradients return their results: no --checks=status (whose
+# functions return only a status).
+"$AOT" --target=nvptx --chip="$CHIP" --checks=off "$OUT/train_sparse.mlir" \
+  -o "$OUT/libtrain_sparse.so"
+"$AOT" --checks=off --pipeline-options="path=gpu-loops" \
+  "$OUT/train_sparse.mlir" -o "$OUT/libtrain_sparse_cpu.so"
 cp "$BUILD/lib/libembbag_cuda_runtime.so" "$OUT/"
 
 # The `REQUIRES: cuda` tests' libraries, compiled from the source root so

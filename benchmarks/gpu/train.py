@@ -8,21 +8,31 @@ script writes (--emit-mlir), checked against PyTorch autograd and timed.
   *_cpu.so             the same through the GPU kernels' host loops
                        (--device=cpu: the harness checked without a GPU)
 
+  libtrain_sparse.so   sparse gradients (train_sparse.mlir), checks off:
+                       their rows and gradient rows come back in new
+                       device memory, which the harness frees
+                       (embbagCudaFree)
+
 Checks, for every function: the table gradient (and the weights gradient)
 against F.embedding_bag(...).backward on the same device; sgd against
 w - lr * grad; row-wise Adagrad against FBGEMM's formula on the rows the
 batch reads (s += mean(g^2); w -= lr * g / (sqrt(s) + eps)); the updates
 run in place (the table and state are their own destinations); two calls
 give the same bits; an index outside the table makes the checked library
-return status 1. With --device=cuda each function is then timed against
-PyTorch's backward (and the optimizer's arithmetic for the updates), back
-to back on the stream (bench.py's time_stream_ms): ms per call.
+return status 1. A sparse gradient's rows and values against
+F.embedding_bag(..., sparse=True)'s coalesced gradient, two calls the same
+bits. With --device=cuda each function is then timed against PyTorch's
+backward (and the optimizer's arithmetic for the updates; sparse=True for
+the sparse gradients, whose embbag call includes freeing its results),
+back to back on the stream (bench.py's time_stream_ms): ms per call.
 
-    python3 benchmarks/gpu/train.py --emit-mlir out/train.mlir
+    python3 benchmarks/gpu/train.py --emit-mlir out/train.mlir \
+        --emit-sparse-mlir out/train_sparse.mlir
     python3 benchmarks/gpu/train.py [--device cpu|cuda] [--lib-dir DIR]
 """
 
 import argparse
+import ctypes
 import os
 import sys
 
@@ -31,8 +41,9 @@ import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench import (DTYPES, Kernels, add_library_arguments,  # noqa: E402
-                   init_cuda_runtime, time_stream_ms)
+from bench import (DESCRIPTORS, DTYPES, Kernels,  # noqa: E402
+                   add_library_arguments, descriptor, init_cuda_runtime,
+                   time_stream_ms)
 
 DIM = 64
 LR, EPS = 0.05, 1e-6
@@ -53,9 +64,41 @@ FUNCTIONS = [
 ]
 
 
+# (name, mode, table type, weighted): sparse gradients, which return their
+# rows and gradient rows (new memory that the caller frees); a weights
+# gradient goes into the caller's buffer.
+SPARSE_FUNCTIONS = [
+    ("sparse_sum_f32", "sum", "f32", False),
+    ("sparse_wsum_f32", "sum", "f32", True),
+    ("sparse_mean_bf16", "mean", "bf16", False),
+]
+
+
 # ---------------------------------------------------------------------------
 # The kernels
 # ---------------------------------------------------------------------------
+
+def mlir_sparse_function(name, mode, t, weighted):
+    """One sparse gradient: rows and gradient rows returned."""
+    e = MLIR_TYPE[t]
+    mat = f"tensor<?x{DIM}x{e}>"
+    ops = f"%dy, %t[%i] offsets(%o)" + (" weights(%w)" if weighted else "")
+    types = f"{mat}, {mat}, tensor<?xi64>, tensor<?xi64>" + (
+        f", tensor<?x{e}>" if weighted else "")
+    args = (f"%dy: {mat}, %t: {mat}, %i: tensor<?xi64>, %o: tensor<?xi64>" +
+            (f", %w: tensor<?x{e}>, %dwout: memref<?x{e}>" if weighted
+             else ""))
+    returned = f"tensor<?xi64>, {mat}"
+    results = returned + (f", tensor<?x{e}>" if weighted else "")
+    lines = [f"  %r, %v{', %dw' if weighted else ''} = embbag.offsets_grad "
+             f"{mode} {ops} sparse : ({types}) -> ({results})"]
+    if weighted:
+        lines.append(f"  bufferization.materialize_in_destination %dw in "
+                     f"restrict writable %dwout : (tensor<?x{e}>, "
+                     f"memref<?x{e}>) -> ()")
+    return "\n".join([f"func.func @{name}({args}) -> ({returned}) {{"] +
+                     lines + [f"  return %r, %v : {returned}", "}"])
+
 
 def mlir_function(name, kind, mode, t, weighted):
     """One function: its results in the caller's buffers."""
@@ -103,11 +146,17 @@ def mlir_function(name, kind, mode, t, weighted):
                      ["  return", "}"])
 
 
-def emit_mlir(path):
+def emit_mlir(path, sparse_path):
     with open(path, "w") as out:
         out.write("// The functions of benchmarks/gpu/train.py.\n")
         for f in FUNCTIONS:
             out.write(mlir_function(*f) + "\n")
+    if not sparse_path:
+        return
+    with open(sparse_path, "w") as out:
+        out.write("// The sparse gradients of benchmarks/gpu/train.py.\n")
+        for f in SPARSE_FUNCTIONS:
+            out.write(mlir_sparse_function(*f) + "\n")
 
 
 # ---------------------------------------------------------------------------
@@ -226,9 +275,111 @@ def check_function(libs, spec, device, rows, batch, per_bag):
     return ok
 
 
+class SparseKernels:
+    """The sparse gradients of one library: each returns a NAME_results
+    struct of its rows' and gradient rows' descriptors, memory the caller
+    frees: embbagCudaFree on the GPU, free() from the host loops'
+    library."""
+
+    RESULTS = type("SparseResults", (ctypes.Structure,), {"_fields_": [
+        ("result0", DESCRIPTORS[1]), ("result1", DESCRIPTORS[2])]})
+
+    def __init__(self, path, device, lib_dir):
+        self.lib = ctypes.CDLL(path)
+        self.device = device
+        if device == "cuda":
+            runtime = ctypes.CDLL(os.path.join(lib_dir,
+                                               "libembbag_cuda_runtime.so"))
+            self.free = runtime.embbagCudaFree
+            self.copy = ctypes.CDLL("libcuda.so.1").cuMemcpyDtoH_v2
+            self.copy.argtypes = [ctypes.c_void_p, ctypes.c_uint64,
+                                  ctypes.c_size_t]
+        else:
+            self.free = ctypes.CDLL(None).free
+        self.free.argtypes = [ctypes.c_void_p]
+
+    def bind(self, name, *tensors):
+        """The call (descriptors built once); returns the results struct."""
+        fn = getattr(self.lib, "_mlir_ciface_" + name)
+        fn.restype = None
+        results = self.RESULTS()
+        keep = [descriptor(t) for t in tensors]
+        cargs = [ctypes.byref(results)] + [ctypes.byref(d) for d in keep]
+
+        def call():
+            fn(*cargs)
+            return results
+        call.keep = keep
+        return call
+
+    def release(self, results):
+        self.free(results.result0.allocated)
+        self.free(results.result1.allocated)
+
+    def fetch(self, d, shape, dtype):
+        """A result's elements, copied into a new tensor on the host."""
+        out = torch.empty(shape, dtype=dtype)
+        size = out.numel() * out.element_size()
+        address = (d.aligned or 0) + d.offset * out.element_size()
+        if size and self.device == "cuda":
+            self.copy(out.data_ptr(), address, size)
+        elif size:
+            ctypes.memmove(out.data_ptr(), address, size)
+        return out
+
+    def __call__(self, name, t, *tensors):
+        """The rows and gradient rows of one call, on the host."""
+        r = self.bind(name, *tensors)()
+        n = r.result0.sizes[0]
+        got = (self.fetch(r.result0, (n,), torch.int64),
+               self.fetch(r.result1, (n, r.result1.sizes[1]), DTYPES[t]))
+        self.release(r)
+        return got
+
+
+def sparse_arguments(ops, weighted):
+    table, indices, offsets, weights, dy = ops
+    args = [dy, table, indices, offsets]
+    if weighted:
+        args += [weights, torch.full_like(weights, float("nan"))]
+    return args
+
+
+def reference_sparse(ops, mode):
+    """torch's sparse=True gradient, coalesced: its rows and values."""
+    table, indices, offsets, weights, dy = ops
+    w = table.float().clone().requires_grad_()
+    psw = weights.float() if weights is not None else None
+    out = F.embedding_bag(indices, w, offsets, mode=mode,
+                          per_sample_weights=psw, sparse=True)
+    out.backward(dy.float())
+    g = w.grad.coalesce()
+    return g.indices()[0].cpu(), g.values().cpu()
+
+
+def check_sparse(lib, spec, device, rows, batch, per_bag):
+    name, mode, t, weighted = spec
+    ops = operands(rows, batch, per_bag, t, weighted, device, seed=len(name))
+    got = lib(name, t, *sparse_arguments(ops, weighted))
+    want_rows, want_values = reference_sparse(ops, mode)
+    ok = torch.equal(got[0], want_rows) and close(got[1], want_values, t)
+    if not ok:
+        print(f"FAIL {name}: rows {got[0].numel()} (torch "
+              f"{want_rows.numel()}), same rows "
+              f"{torch.equal(got[0], want_rows)}")
+    again = lib(name, t, *sparse_arguments(ops, weighted))
+    if not all(torch.equal(a, b) for a, b in zip(got, again)):
+        print(f"FAIL {name}: two calls gave different bits")
+        ok = False
+    print(f"{'ok' if ok else 'FAIL'} {name}")
+    return ok
+
+
 def run_checks(libs, device, rows, batch, per_bag):
     results = [check_function(libs, f, device, rows, batch, per_bag)
                for f in FUNCTIONS]
+    results += [check_sparse(libs["sparse"], f, device, rows, batch, per_bag)
+                for f in SPARSE_FUNCTIONS]
     print(f"train: {len(results)} functions, {sum(results)} passed, "
           f"{len(results) - sum(results)} failed")
     return all(results)
@@ -295,16 +446,42 @@ def run_timing(libs, reps, configs):
             print(f"| {name} | {rows} x {DIM} | {batch} x {per_bag} | "
                   f"{ms['embbag']:.4f} | {ms['torch']:.4f} | "
                   f"{ms['torch'] / ms['embbag']:.2f}x |")
+        for name, mode, t, weighted in SPARSE_FUNCTIONS:
+            ops = operands(rows, batch, per_bag, t, weighted, "cuda", 3)
+            sparse = libs["sparse"]
+            call = sparse.bind(name, *sparse_arguments(ops, weighted))
+            ms = time_stream_ms(
+                {"embbag": lambda: sparse.release(call()),
+                 "torch": torch_sparse_step(mode, ops)}, config_reps)
+            print(f"| {name} | {rows} x {DIM} | {batch} x {per_bag} | "
+                  f"{ms['embbag']:.4f} | {ms['torch']:.4f} | "
+                  f"{ms['torch'] / ms['embbag']:.2f}x |")
+
+
+def torch_sparse_step(mode, ops):
+    """PyTorch's backward of F.embedding_bag(..., sparse=True), its graph
+    built once."""
+    table, indices, offsets, weights, dy = ops
+    w = table.clone().requires_grad_()
+    out = F.embedding_bag(indices, w, offsets, mode=mode,
+                          per_sample_weights=weights, sparse=True)
+
+    def step():
+        w.grad = None
+        out.backward(dy, retain_graph=True)
+    return step
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--emit-mlir", metavar="PATH",
                         help="write the kernels' MLIR and stop")
+    parser.add_argument("--emit-sparse-mlir", metavar="PATH",
+                        help="with --emit-mlir: the sparse gradients' MLIR")
     add_library_arguments(parser, reps=20)
     args = parser.parse_args()
     if args.emit_mlir:
-        emit_mlir(args.emit_mlir)
+        emit_mlir(args.emit_mlir, args.emit_sparse_mlir)
         return
     if args.libomp:
         import ctypes
@@ -316,7 +493,10 @@ def main():
                                         f"libtrain{suffix}.so"), False),
             "status": Kernels(os.path.join(args.lib_dir,
                                            f"libtrain_status{suffix}.so"),
-                              True)}
+                              True),
+            "sparse": SparseKernels(
+                os.path.join(args.lib_dir, f"libtrain_sparse{suffix}.so"),
+                args.device, args.lib_dir)}
     if args.device == "cpu":
         ok = run_checks(libs, "cpu", rows=300, batch=40, per_bag=4)
     else:

@@ -155,8 +155,9 @@ defvar EmbBag_GradDescription = [{
     (`rowwise(...)`) are refused by the verifier. The runtime contract is
     the forward op's. `--convert-embbag-to-loops` lowers the op
     (docs/Kernel.md, "Training kernels"); `--convert-embbag-to-gpu` lowers
-    the dense gradients of f32, f16 and bf16 tables (docs/GPU.md,
-    "Training").
+    the dense and sparse gradients of f32, f16 and bf16 tables (docs/GPU.md,
+    "Training"; a sparse gradient's rows are new device memory that the
+    function must return).
 }];
 
 defvar EmbBag_UpdateDescription = [{
