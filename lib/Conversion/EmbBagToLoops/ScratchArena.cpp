@@ -57,6 +57,28 @@ Value ScratchArena::hoist(Value v, unsigned depth) {
       ->getResult(cast<OpResult>(v).getResultNumber());
 }
 
+bool ScratchArena::isHoistable(Value v, unsigned depth) {
+  if (isAvailable(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth == 0 || def->getNumRegions() != 0 || !isPure(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isHoistable(operand, depth - 1);
+  });
+}
+
+bool ScratchArena::canCarve(ImplicitLocOpBuilder &b, ValueRange sizes) {
+  for (Block *block = b.getInsertionBlock(); block != alloc->getBlock();) {
+    auto ifOp = dyn_cast_or_null<scf::IfOp>(block->getParentOp());
+    if (!ifOp || !isHoistable(ifOp.getCondition(), kMaxHoistDepth))
+      return false;
+    block = ifOp->getBlock();
+  }
+  return llvm::all_of(
+      sizes, [&](Value size) { return isHoistable(size, kMaxHoistDepth); });
+}
+
 FailureOr<Value> ScratchArena::runsOnce(ImplicitLocOpBuilder &b) {
   ImplicitLocOpBuilder head(b.getLoc(), alloc);
   Value taken;
@@ -85,6 +107,10 @@ Value ScratchArena::empty(ImplicitLocOpBuilder &b, ValueRange sizes,
   auto separate = [&] {
     return tensor::EmptyOp::create(b, shape, elementType, sizes).getResult();
   };
+  // Checked before anything is built in front of the allocation: a request
+  // that cannot be carved leaves no dead arithmetic there.
+  if (!canCarve(b, sizes))
+    return separate();
   FailureOr<Value> taken = runsOnce(b);
   if (failed(taken))
     return separate();

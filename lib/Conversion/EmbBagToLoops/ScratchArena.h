@@ -51,6 +51,12 @@ private:
   Value hoist(Value v, unsigned depth);
   /// Whether `v` is defined in front of the allocation.
   bool isAvailable(Value v);
+  /// Whether hoist(v, depth) would succeed; builds nothing.
+  bool isHoistable(Value v, unsigned depth);
+  /// Whether a request of `sizes` at `b`'s insertion point can be carved:
+  /// its sizes and the conditions of the scf.ifs around it can be computed
+  /// in front of the allocation, and no loop lies between.
+  bool canCarve(ImplicitLocOpBuilder &b, ValueRange sizes);
   /// Whether the request at `b`'s insertion point runs at most once per
   /// call, with the i1 that says whether it runs (null: always) in front
   /// of the allocation; failure otherwise.
