@@ -56,6 +56,24 @@ int64_t prefetchRowsFor(RankedTensorType table, const TargetModel &target) {
                     policy.minDistance, policy.maxDistance);
 }
 
+/// How many rows ahead a dense gradient prefetches the rows it adds to,
+/// from the table's policy `rows`: the gradient was zeroed at the start of
+/// the call, so a gradient the last-level cache holds is still there, and
+/// a short distance suffices, as for the forward kernel's tables there
+/// (PrefetchPolicy::lastLevelDistance). In the training benchmark's process
+/// c3's 2.5 MB gradient took 0.92 ms at 64 rows ahead against 0.73-0.81
+/// for the dynamic-row kernel at 16.
+int64_t denseGradPrefetchRows(RankedTensorType table, const TargetModel &target,
+                              int64_t rows) {
+  if (rows == 0 || !table.hasStaticShape())
+    return rows;
+  int64_t bytes = table.getNumElements() *
+                  std::max<int64_t>(1, table.getElementTypeBitWidth() / 8);
+  if (bytes > target.lastLevelCacheBytes)
+    return rows;
+  return std::min(rows, target.prefetch.lastLevelDistance);
+}
+
 /// The normal form of `op`, built with its forward op, which is erased.
 template <typename OpT>
 TrainProblem normalize(ImplicitLocOpBuilder &b, PatternRewriter &rewriter,
@@ -82,6 +100,9 @@ struct GradLowering : public OpRewritePattern<OpT> {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     ScratchArena scratch(b);
     TrainProblem p = normalize(b, rewriter, op, scratch, config);
+    if (!op.getSparse() && config.prefetchDistance < 0)
+      p.prefetchRows = denseGradPrefetchRows(op.getTableType(), config.target,
+                                             p.prefetchRows);
     SmallVector<Value> grads;
     RowGroups g;
     if (!op.getSparse()) {

@@ -247,6 +247,35 @@ func.func @row64(%lr: f32, %dy: tensor<3x64xf32>, %t: tensor<1000000x64xf32>, %i
 
 // -----
 
+// A 2.5 MB table: larger than the L2, within the last-level cache. The
+// dense gradient, zeroed at the start of the call and so still cached,
+// prefetches the rows it adds to 16 positions ahead (the forward kernel's
+// distance for a table the last-level cache holds); sgd prefetches the
+// table's rows 64 unique rows ahead (16 KiB of rows), as for any table the
+// L2 does not hold, since a training step's other work evicts them.
+// CHECK-LABEL: func.func @dense_cached
+// CHECK: scf.for %[[J:.*]] = %{{[0-9]+}} to %{{[0-9]+}} step %c1 iter_args(%{{.*}}) -> (tensor<10000x64xf32>)
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.addi %[[J]], %c16 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.minui %[[AHEAD]]
+// CHECK-NEXT: tensor.extract %{{.*}}[%[[LAST]]]
+// CHECK: memref.prefetch %{{.*}}[%{{.*}}, %c0], write
+// CHECK-LABEL: func.func @sgd_cached
+// CHECK: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c64 : index
+// CHECK-NEXT: arith.minui %[[AHEAD]]
+// CHECK: memref.prefetch %{{.*}}[%{{.*}}, %c0], write
+func.func @dense_cached(%dy: tensor<3x64xf32>, %t: tensor<10000x64xf32>, %i: tensor<?xi32>, %off: tensor<3xi32>) -> tensor<10000x64xf32> {
+  %0 = embbag.offsets_grad sum %dy, %t[%i] offsets(%off)
+         : (tensor<3x64xf32>, tensor<10000x64xf32>, tensor<?xi32>, tensor<3xi32>) -> tensor<10000x64xf32>
+  return %0 : tensor<10000x64xf32>
+}
+func.func @sgd_cached(%lr: f32, %dy: tensor<3x64xf32>, %t: tensor<10000x64xf32>, %i: tensor<?xi32>, %off: tensor<3xi32>) -> tensor<10000x64xf32> {
+  %0 = embbag.offsets_update sum sgd(%lr) %dy, %t[%i] offsets(%off)
+         : (f32, tensor<3x64xf32>, tensor<10000x64xf32>, tensor<?xi32>, tensor<3xi32>) -> tensor<10000x64xf32>
+  return %0 : tensor<10000x64xf32>
+}
+
+// -----
+
 // A row of 100 f32 (13 vectors): passes of 8 and 5 vectors, the last
 // vector masked to 4 lanes. Row-wise Adagrad on a row of several passes
 // is built as two walks, the squares first (reduced vector by vector, in
