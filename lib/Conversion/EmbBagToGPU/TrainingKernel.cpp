@@ -516,15 +516,23 @@ static void roundOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
   });
 }
 
+/// The group of lanes (lanesPerBag of them, bagsPerBlock groups a block)
+/// of thread `thread` of block `block`, and its lane in the group.
+static std::pair<Value, Value> groupAndLane(ImplicitLocOpBuilder &b,
+                                            const BagKernel &bags, Value block,
+                                            Value thread) {
+  Value group = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, block, bags.bagsPerBlock),
+      arith::DivUIOp::create(b, thread, bags.lanesPerBag));
+  return {group, arith::RemUIOp::create(b, thread, bags.lanesPerBag)};
+}
+
 void mlir::embbag::gpu_lowering::buildRowOwnersThread(ImplicitLocOpBuilder &b,
                                                       const TrainingKernel &k,
                                                       Value block,
                                                       Value thread) {
   const BagKernel &bags = k.bags;
-  Value lane = arith::RemUIOp::create(b, thread, bags.lanesPerBag);
-  Value group = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, block, bags.bagsPerBlock),
-      arith::DivUIOp::create(b, thread, bags.lanesPerBag));
+  auto [group, lane] = groupAndLane(b, bags, block, thread);
   // A group that owns no row has nothing to do, but group 0 checks.
   Value works = cmp(b, arith::CmpIPredicate::ult, group,
                     arith::MaxUIOp::create(b, bags.numEmb, cst(b, 1)));
@@ -655,11 +663,8 @@ void mlir::embbag::gpu_lowering::buildListTouchedThread(ImplicitLocOpBuilder &b,
 void mlir::embbag::gpu_lowering::buildCopyRowValuesThread(
     ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
     Value thread) {
-  const BagKernel &bags = k.bags;
-  Value lane = arith::RemUIOp::create(b, thread, bags.lanesPerBag);
-  Value rank = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, block, bags.bagsPerBlock),
-      arith::DivUIOp::create(b, thread, bags.lanesPerBag));
+  // A group of lanes per listed row: the rank of its row.
+  auto [rank, lane] = groupAndLane(b, k.bags, block, thread);
   Value numUnique = memref::DimOp::create(b, k.rowValues, 0);
   Type type = cast<MemRefType>(k.rowValues.getType()).getElementType();
   buildIf(b, cmp(b, arith::CmpIPredicate::ult, rank, numUnique),

@@ -272,6 +272,17 @@ struct Scratch {
 
 thread_local Scratch scratch;
 
+/// Fills `result`, a rank-1 descriptor of MLIR's C interface, with the
+/// contiguous memref of `size` elements at `data`.
+template <typename Descriptor, typename T>
+void describe1D(Descriptor *result, T *data, int64_t size) {
+  result->allocated = data;
+  result->aligned = data;
+  result->offset = 0;
+  result->sizes[0] = size;
+  result->strides[0] = 1;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -318,11 +329,7 @@ _mlir_ciface_embbagCudaStatusWord(EmbBagCudaStatusWordDescriptor *result) {
   // No kernel writes it now: every checked function reads it after its
   // stream synchronised.
   *word = 0;
-  result->allocated = word;
-  result->aligned = word;
-  result->offset = 0;
-  result->sizes[0] = 1;
-  result->strides[0] = 1;
+  describe1D(result, word, 1);
 }
 
 EMBBAG_CUDA_EXPORT void
@@ -331,11 +338,7 @@ _mlir_ciface_embbagCudaCountWord(EmbBagCudaCountWordDescriptor *result) {
       reinterpret_cast<char *>(statusWords.get(currentContext())) +
       kCountWordOffset);
   *word = 0;
-  result->allocated = word;
-  result->aligned = word;
-  result->offset = 0;
-  result->sizes[0] = 1;
-  result->strides[0] = 1;
+  describe1D(result, word, 1);
 }
 
 EMBBAG_CUDA_EXPORT void
@@ -350,11 +353,7 @@ _mlir_ciface_embbagCudaAlloc(EmbBagCudaScratchDescriptor *result,
     require(driver().cuMemAlloc(&memory, static_cast<size_t>(bytes)),
             "cuMemAlloc of " + std::to_string(bytes) + " bytes for a result");
   }
-  result->allocated = reinterpret_cast<uint8_t *>(memory);
-  result->aligned = result->allocated;
-  result->offset = 0;
-  result->sizes[0] = bytes;
-  result->strides[0] = 1;
+  describe1D(result, reinterpret_cast<uint8_t *>(memory), bytes);
 }
 
 EMBBAG_CUDA_EXPORT int embbagCudaFree(void *memory) {
@@ -380,11 +379,7 @@ _mlir_ciface_embbagCudaScratch(EmbBagCudaScratchDescriptor *result,
     fail("scratch memory of " + std::to_string(bytes) + " bytes");
   auto *memory = reinterpret_cast<uint8_t *>(
       scratch.get(currentContext(), static_cast<size_t>(bytes)));
-  result->allocated = memory;
-  result->aligned = memory;
-  result->offset = 0;
-  result->sizes[0] = bytes;
-  result->strides[0] = 1;
+  describe1D(result, memory, bytes);
 }
 
 //===----------------------------------------------------------------------===//
