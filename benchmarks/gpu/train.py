@@ -82,7 +82,7 @@ def mlir_sparse_function(name, mode, t, weighted):
     """One sparse gradient: rows and gradient rows returned."""
     e = MLIR_TYPE[t]
     mat = f"tensor<?x{DIM}x{e}>"
-    ops = f"%dy, %t[%i] offsets(%o)" + (" weights(%w)" if weighted else "")
+    ops = "%dy, %t[%i] offsets(%o)" + (" weights(%w)" if weighted else "")
     types = f"{mat}, {mat}, tensor<?xi64>, tensor<?xi64>" + (
         f", tensor<?x{e}>" if weighted else "")
     args = (f"%dy: {mat}, %t: {mat}, %i: tensor<?xi64>, %o: tensor<?xi64>" +
@@ -105,7 +105,7 @@ def mlir_function(name, kind, mode, t, weighted):
     e = MLIR_TYPE[t]
     mat = f"tensor<?x{DIM}x{e}>"
     buf = f"memref<?x{DIM}x{e}>"
-    ops = f"%dy, %t[%i] offsets(%o)" + (" weights(%w)" if weighted else "")
+    ops = "%dy, %t[%i] offsets(%o)" + (" weights(%w)" if weighted else "")
     types = f"{mat}, {mat}, tensor<?xi64>, tensor<?xi64>" + (
         f", tensor<?x{e}>" if weighted else "")
     if kind == "grad":
@@ -322,7 +322,9 @@ class SparseKernels:
         size = out.numel() * out.element_size()
         address = (d.aligned or 0) + d.offset * out.element_size()
         if size and self.device == "cuda":
-            self.copy(out.data_ptr(), address, size)
+            error = self.copy(out.data_ptr(), address, size)
+            if error:
+                raise RuntimeError(f"cuMemcpyDtoH failed: CUresult {error}")
         elif size:
             ctypes.memmove(out.data_ptr(), address, size)
         return out
