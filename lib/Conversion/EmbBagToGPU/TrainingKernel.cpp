@@ -551,9 +551,9 @@ void mlir::embbag::gpu_lowering::buildRowOwnersThread(ImplicitLocOpBuilder &b,
 // The sparse gradient's rows
 //===----------------------------------------------------------------------===//
 
-/// The chunks of kRowsPerChunk rows of the table (index).
-static Value numChunks(ImplicitLocOpBuilder &b, const TrainingKernel &k) {
-  return arith::CeilDivUIOp::create(b, k.bags.numEmb, cst(b, kRowsPerChunk));
+Value mlir::embbag::gpu_lowering::numRowChunks(ImplicitLocOpBuilder &b,
+                                               Value numEmb) {
+  return arith::CeilDivUIOp::create(b, numEmb, cst(b, kRowsPerChunk));
 }
 
 /// Runs `body` on chunk `chunk` (the thread's global id) if there is one,
@@ -565,15 +565,16 @@ forThreadChunk(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
                                  Value first, Value end)>
                    body) {
   Value chunk = globalId(b, block, thread);
-  buildIf(b, cmp(b, arith::CmpIPredicate::ult, chunk, numChunks(b, k)),
-          [&](ImplicitLocOpBuilder &tb) {
-            Value first =
-                arith::MulIOp::create(tb, chunk, cst(tb, kRowsPerChunk));
-            Value end = arith::MinUIOp::create(
-                tb, arith::AddIOp::create(tb, first, cst(tb, kRowsPerChunk)),
-                k.bags.numEmb);
-            body(tb, chunk, first, end);
-          });
+  buildIf(
+      b,
+      cmp(b, arith::CmpIPredicate::ult, chunk, numRowChunks(b, k.bags.numEmb)),
+      [&](ImplicitLocOpBuilder &tb) {
+        Value first = arith::MulIOp::create(tb, chunk, cst(tb, kRowsPerChunk));
+        Value end = arith::MinUIOp::create(
+            tb, arith::AddIOp::create(tb, first, cst(tb, kRowsPerChunk)),
+            k.bags.numEmb);
+        body(tb, chunk, first, end);
+      });
 }
 
 /// Whether its owner added to `row` (i1): lane 0's bit, since every lane
@@ -617,7 +618,8 @@ void mlir::embbag::gpu_lowering::buildRankChunksThread(ImplicitLocOpBuilder &b,
       cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread), cst(b, 0));
   buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
     Value total = buildLoop(
-        tb, cst(tb, 0), numChunks(tb, k), cst(tb, 1), ValueRange{i64(tb, 0)},
+        tb, cst(tb, 0), numRowChunks(tb, k.bags.numEmb), cst(tb, 1),
+        ValueRange{i64(tb, 0)},
         [&](ImplicitLocOpBuilder &lb, Value chunk, ValueRange iter) {
           memref::StoreOp::create(lb, iter[0], k.chunkStarts,
                                   ValueRange{chunk});

@@ -49,6 +49,9 @@ constexpr int64_t kMaxOwners = 1024;
 /// Rows per thread of a sparse gradient's count and list kernels.
 constexpr int64_t kRowsPerChunk = 256;
 
+/// The chunks of kRowsPerChunk rows of a table of `numEmb` rows (index).
+Value numRowChunks(ImplicitLocOpBuilder &b, Value numEmb);
+
 /// What the threads of a training op's kernels read.
 struct TrainingKernel {
   // The forward op's buffers, bags, clauses and checks (`out` unused;

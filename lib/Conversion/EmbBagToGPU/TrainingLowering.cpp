@@ -350,8 +350,9 @@ private:
       touchedAt = region({rows}, 4);
     if (view.reduction == Reduction::max)
       winnersAt = region({bags, row}, 8);
-    Value chunks = arith::CeilDivUIOp::create(b, rows, cst(b, kRowsPerChunk));
+    Value chunks;
     if (view.sparse) {
+      chunks = numRowChunks(b, rows);
       countsAt = region({chunks}, 8);
       startsAt = region({chunks}, 8);
     }
@@ -422,9 +423,8 @@ private:
     }
     if (!k.sparse)
       return;
-    Value chunks =
-        arith::CeilDivUIOp::create(b, k.bags.numEmb, cst(b, kRowsPerChunk));
-    run(blocksFor(chunks), false, buildCountTouchedThread);
+    run(blocksFor(numRowChunks(b, k.bags.numEmb)), false,
+        buildCountTouchedThread);
     run(cst(b, 1), true, buildRankChunksThread);
   }
 
@@ -454,9 +454,8 @@ private:
           },
           blocks, options.hostLoops, /*hostWaits=*/false);
     };
-    Value chunks =
-        arith::CeilDivUIOp::create(b, k.bags.numEmb, cst(b, kRowsPerChunk));
-    run(arith::CeilDivUIOp::create(b, chunks, cst(b, kBlockSize)),
+    run(arith::CeilDivUIOp::create(b, numRowChunks(b, k.bags.numEmb),
+                                   cst(b, kBlockSize)),
         buildListTouchedThread);
     run(arith::CeilDivUIOp::create(b, count, k.bags.bagsPerBlock),
         buildCopyRowValuesThread);
