@@ -51,7 +51,10 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // HOST:     llvm.func @sparse(
 // HOST:       llvm.call @embbagCudaScratch(
 // HOST:       llvm.call @embbagCudaCountWord(
-// The row owners, the count, the ranks; the host waits and reads the count.
+// The row owners, the count, the groups' sums, their ranks, the chunks'
+// ranks; the host waits and reads the count.
+// HOST:       gpu.launch_func
+// HOST:       gpu.launch_func
 // HOST:       gpu.launch_func
 // HOST:       gpu.launch_func
 // HOST:       gpu.launch_func
@@ -85,8 +88,8 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // PTX:       fma.rn.f32
 
 // The sparse gradient's kernels: the row owners accumulate in f32 scratch
-// rows; the count and list kernels test lane 0's touched bit; the copy
-// rounds to bf16.
+// rows; the count and list kernels test lane 0's touched bit; the three
+// ranking kernels load counts and store sums; the copy rounds to bf16.
 // PTX-LABEL: // gpu.binary @sparse_kernel
 // PTX:       atom.global.or.b32
 // PTX-LABEL: // gpu.binary @sparse_kernel_1
@@ -96,9 +99,15 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // PTX:       ld.global.b64
 // PTX:       st.global
 // PTX-LABEL: // gpu.binary @sparse_kernel_3
-// PTX:       and.b{{32|64}} {{.*}}, 1;
+// PTX:       ld.global.b64
 // PTX:       st.global
 // PTX-LABEL: // gpu.binary @sparse_kernel_4
+// PTX:       ld.global.b64
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_5
+// PTX:       and.b{{32|64}} {{.*}}, 1;
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_6
 // PTX:       st.global.{{u|b}}16
 
 // The runtime's functions through their C interface.

@@ -610,24 +610,85 @@ void mlir::embbag::gpu_lowering::buildCountTouchedThread(
       });
 }
 
-void mlir::embbag::gpu_lowering::buildRankChunksThread(ImplicitLocOpBuilder &b,
+Value mlir::embbag::gpu_lowering::numChunkGroups(ImplicitLocOpBuilder &b,
+                                                 Value numEmb) {
+  return arith::CeilDivUIOp::create(b, numRowChunks(b, numEmb),
+                                    cst(b, kChunksPerGroup));
+}
+
+/// Runs `body` on the chunks [first, end) of group `group` (the thread's
+/// global id) if there is one.
+static void
+forThreadGroup(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
+               Value thread,
+               function_ref<void(ImplicitLocOpBuilder &, Value group,
+                                 Value first, Value end)>
+                   body) {
+  Value group = globalId(b, block, thread);
+  Value chunks = numRowChunks(b, k.bags.numEmb);
+  buildIf(b,
+          cmp(b, arith::CmpIPredicate::ult, group,
+              numChunkGroups(b, k.bags.numEmb)),
+          [&](ImplicitLocOpBuilder &tb) {
+            Value first =
+                arith::MulIOp::create(tb, group, cst(tb, kChunksPerGroup));
+            Value end = arith::MinUIOp::create(
+                tb, arith::AddIOp::create(tb, first, cst(tb, kChunksPerGroup)),
+                chunks);
+            body(tb, group, first, end);
+          });
+}
+
+/// Writes into `starts` [lo, hi) the exclusive prefix sums of `counts`
+/// (i64), starting from `init`; returns the sum after `hi`.
+static Value exclusiveScan(ImplicitLocOpBuilder &b, Value counts, Value starts,
+                           Value lo, Value hi, Value init) {
+  return buildLoop(
+      b, lo, hi, cst(b, 1), ValueRange{init},
+      [&](ImplicitLocOpBuilder &lb, Value i, ValueRange iter) {
+        if (starts)
+          memref::StoreOp::create(lb, iter[0], starts, ValueRange{i});
+        Value count = loadElement(lb, counts, ValueRange{i});
+        return SmallVector<Value>{arith::AddIOp::create(lb, iter[0], count)};
+      })[0];
+}
+
+void mlir::embbag::gpu_lowering::buildSumGroupsThread(ImplicitLocOpBuilder &b,
+                                                      const TrainingKernel &k,
+                                                      Value block,
+                                                      Value thread) {
+  forThreadGroup(
+      b, k, block, thread,
+      [&](ImplicitLocOpBuilder &tb, Value group, Value first, Value end) {
+        Value sum =
+            exclusiveScan(tb, k.chunkCounts, Value(), first, end, i64(tb, 0));
+        memref::StoreOp::create(tb, sum, k.groupCounts, ValueRange{group});
+      });
+}
+
+void mlir::embbag::gpu_lowering::buildRankGroupsThread(ImplicitLocOpBuilder &b,
                                                        const TrainingKernel &k,
                                                        Value block,
                                                        Value thread) {
   Value first =
       cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread), cst(b, 0));
   buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
-    Value total = buildLoop(
-        tb, cst(tb, 0), numRowChunks(tb, k.bags.numEmb), cst(tb, 1),
-        ValueRange{i64(tb, 0)},
-        [&](ImplicitLocOpBuilder &lb, Value chunk, ValueRange iter) {
-          memref::StoreOp::create(lb, iter[0], k.chunkStarts,
-                                  ValueRange{chunk});
-          Value count = loadElement(lb, k.chunkCounts, ValueRange{chunk});
-          return SmallVector<Value>{arith::AddIOp::create(lb, iter[0], count)};
-        })[0];
+    Value total = exclusiveScan(tb, k.groupCounts, k.groupStarts, cst(tb, 0),
+                                numChunkGroups(tb, k.bags.numEmb), i64(tb, 0));
     memref::StoreOp::create(tb, total, k.numUnique, ValueRange{cst(tb, 0)});
   });
+}
+
+void mlir::embbag::gpu_lowering::buildRankChunksThread(ImplicitLocOpBuilder &b,
+                                                       const TrainingKernel &k,
+                                                       Value block,
+                                                       Value thread) {
+  forThreadGroup(
+      b, k, block, thread,
+      [&](ImplicitLocOpBuilder &tb, Value group, Value first, Value end) {
+        Value start = loadElement(tb, k.groupStarts, ValueRange{group});
+        exclusiveScan(tb, k.chunkCounts, k.chunkStarts, first, end, start);
+      });
 }
 
 void mlir::embbag::gpu_lowering::buildListTouchedThread(ImplicitLocOpBuilder &b,

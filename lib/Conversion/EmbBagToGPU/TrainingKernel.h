@@ -21,9 +21,12 @@
 //                     of one thread per position zeroes every position.
 //   sparse gradient   the owners sum into f32 rows and mark the rows they
 //                     touch; then one thread per chunk of kRowsPerChunk
-//                     rows counts its touched rows, one thread turns the
-//                     counts into each chunk's first rank and the total
-//                     (which the host reads, to allocate the results), one
+//                     rows counts its touched rows; the counts become
+//                     each chunk's first rank and the total (which the
+//                     host reads, to allocate the results) in three
+//                     kernels: one thread per group of kChunksPerGroup
+//                     chunks sums them, one thread ranks the groups, one
+//                     thread per group ranks its chunks; then one
 //                     thread per chunk lists its touched rows at their
 //                     ranks, and a group of lanes per listed row rounds
 //                     its gradient row into the result. The rows come out
@@ -52,6 +55,14 @@ constexpr int64_t kRowsPerChunk = 256;
 /// The chunks of kRowsPerChunk rows of a table of `numEmb` rows (index).
 Value numRowChunks(ImplicitLocOpBuilder &b, Value numEmb);
 
+/// Chunks per thread of the kernels that rank the chunks: no thread walks
+/// more than this many counts (a 4M-row table has 16k chunks, in 64
+/// groups).
+constexpr int64_t kChunksPerGroup = 256;
+
+/// The groups of kChunksPerGroup chunks of a table of `numEmb` rows.
+Value numChunkGroups(ImplicitLocOpBuilder &b, Value numEmb);
+
 /// What the threads of a training op's kernels read.
 struct TrainingKernel {
   // The forward op's buffers, bags, clauses and checks (`out` unused;
@@ -76,9 +87,10 @@ struct TrainingKernel {
   Value winners;
   // A sparse gradient: the touched rows of each chunk of kRowsPerChunk
   // rows, then the rank of the chunk's first one (memref<num_chunks x
-  // i64> each), and the number of touched rows (memref<1 x i64>, which the
-  // host reads).
-  Value chunkCounts, chunkStarts, numUnique;
+  // i64> each); the same for each group of kChunksPerGroup chunks
+  // (memref<num_groups x i64> each); and the number of touched rows
+  // (memref<1 x i64>, which the host reads).
+  Value chunkCounts, chunkStarts, groupCounts, groupStarts, numUnique;
   // Its results, allocated once numUnique is known: the touched rows in
   // ascending order (memref<num_unique x T_IND>) and their gradient rows
   // (memref<num_unique x row x T>).
@@ -109,8 +121,19 @@ void buildRowOwnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
 void buildCountTouchedThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                              Value block, Value thread);
 
-/// The one thread of a sparse gradient's kernel that turns the chunks'
+/// Thread `thread` of block `block` of a sparse gradient's kernel that sums
+/// the counts of a group of chunks, one group per thread.
+void buildSumGroupsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                          Value block, Value thread);
+
+/// The one thread of a sparse gradient's kernel that turns the groups'
 /// counts into their first ranks and the total.
+void buildRankGroupsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                           Value block, Value thread);
+
+/// Thread `thread` of block `block` of a sparse gradient's kernel that
+/// turns a group's chunk counts into the chunks' first ranks, one group per
+/// thread.
 void buildRankChunksThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                            Value block, Value thread);
 

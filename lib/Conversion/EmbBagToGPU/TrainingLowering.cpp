@@ -350,11 +350,14 @@ private:
       touchedAt = region({rows}, 4);
     if (view.reduction == Reduction::max)
       winnersAt = region({bags, row}, 8);
-    Value chunks;
+    Value chunks, groups, groupCountsAt, groupStartsAt;
     if (view.sparse) {
       chunks = numRowChunks(b, rows);
+      groups = numChunkGroups(b, rows);
       countsAt = region({chunks}, 8);
       startsAt = region({chunks}, 8);
+      groupCountsAt = region({groups}, 8);
+      groupStartsAt = region({groups}, 8);
     }
     auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
     Value scratch =
@@ -388,6 +391,8 @@ private:
     };
     k.chunkCounts = view1D(countsAt, chunks);
     k.chunkStarts = view1D(startsAt, chunks);
+    k.groupCounts = view1D(groupCountsAt, groups);
+    k.groupStarts = view1D(groupStartsAt, groups);
     auto wordType = MemRefType::get({1}, b.getI64Type());
     k.numUnique = options.hostLoops
                       ? memref::AllocaOp::create(b, wordType).getResult()
@@ -423,9 +428,12 @@ private:
     }
     if (!k.sparse)
       return;
+    Value groups = blocksFor(numChunkGroups(b, k.bags.numEmb));
     run(blocksFor(numRowChunks(b, k.bags.numEmb)), false,
         buildCountTouchedThread);
-    run(cst(b, 1), true, buildRankChunksThread);
+    run(groups, false, buildSumGroupsThread);
+    run(cst(b, 1), false, buildRankGroupsThread);
+    run(groups, true, buildRankChunksThread);
   }
 
   /// A sparse gradient's results, once the kernels counted its rows: new
