@@ -556,25 +556,33 @@ Value mlir::embbag::gpu_lowering::numRowChunks(ImplicitLocOpBuilder &b,
   return arith::CeilDivUIOp::create(b, numEmb, cst(b, kRowsPerChunk));
 }
 
-/// Runs `body` on chunk `chunk` (the thread's global id) if there is one,
-/// with its rows [first, end).
+/// Runs `body` on span `span` (the thread's global id) of the spans of
+/// `length` items that cover [0, total), if there is one, with its items
+/// [first, end).
+static void forThreadSpan(ImplicitLocOpBuilder &b, Value block, Value thread,
+                          Value total, int64_t length,
+                          function_ref<void(ImplicitLocOpBuilder &, Value span,
+                                            Value first, Value end)>
+                              body) {
+  Value span = globalId(b, block, thread);
+  Value spans = arith::CeilDivUIOp::create(b, total, cst(b, length));
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, span, spans),
+          [&](ImplicitLocOpBuilder &tb) {
+            Value first = arith::MulIOp::create(tb, span, cst(tb, length));
+            Value end = arith::MinUIOp::create(
+                tb, arith::AddIOp::create(tb, first, cst(tb, length)), total);
+            body(tb, span, first, end);
+          });
+}
+
+/// forThreadSpan over the table's chunks of kRowsPerChunk rows.
 static void
 forThreadChunk(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
                Value thread,
                function_ref<void(ImplicitLocOpBuilder &, Value chunk,
                                  Value first, Value end)>
                    body) {
-  Value chunk = globalId(b, block, thread);
-  buildIf(
-      b,
-      cmp(b, arith::CmpIPredicate::ult, chunk, numRowChunks(b, k.bags.numEmb)),
-      [&](ImplicitLocOpBuilder &tb) {
-        Value first = arith::MulIOp::create(tb, chunk, cst(tb, kRowsPerChunk));
-        Value end = arith::MinUIOp::create(
-            tb, arith::AddIOp::create(tb, first, cst(tb, kRowsPerChunk)),
-            k.bags.numEmb);
-        body(tb, chunk, first, end);
-      });
+  forThreadSpan(b, block, thread, k.bags.numEmb, kRowsPerChunk, body);
 }
 
 /// Whether its owner added to `row` (i1): lane 0's bit, since every lane
@@ -616,27 +624,15 @@ Value mlir::embbag::gpu_lowering::numChunkGroups(ImplicitLocOpBuilder &b,
                                     cst(b, kChunksPerGroup));
 }
 
-/// Runs `body` on the chunks [first, end) of group `group` (the thread's
-/// global id) if there is one.
+/// forThreadSpan over the groups of kChunksPerGroup chunks.
 static void
 forThreadGroup(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
                Value thread,
                function_ref<void(ImplicitLocOpBuilder &, Value group,
                                  Value first, Value end)>
                    body) {
-  Value group = globalId(b, block, thread);
-  Value chunks = numRowChunks(b, k.bags.numEmb);
-  buildIf(b,
-          cmp(b, arith::CmpIPredicate::ult, group,
-              numChunkGroups(b, k.bags.numEmb)),
-          [&](ImplicitLocOpBuilder &tb) {
-            Value first =
-                arith::MulIOp::create(tb, group, cst(tb, kChunksPerGroup));
-            Value end = arith::MinUIOp::create(
-                tb, arith::AddIOp::create(tb, first, cst(tb, kChunksPerGroup)),
-                chunks);
-            body(tb, group, first, end);
-          });
+  forThreadSpan(b, block, thread, numRowChunks(b, k.bags.numEmb),
+                kChunksPerGroup, body);
 }
 
 /// Writes into `starts` [lo, hi) the exclusive prefix sums of `counts`
