@@ -170,6 +170,11 @@ void gpu_lowering::declareResultFunctions(ModuleOp module) {
       b.getFunctionType({}, {MemRefType::get({1}, b.getI64Type())}));
 }
 
+/// The blocks of a launch of one thread per item of `threads` items.
+static Value blocksOf(ImplicitLocOpBuilder &b, Value threads) {
+  return arith::CeilDivUIOp::create(b, threads, cst(b, kBlockSize));
+}
+
 namespace {
 
 /// A result of a training op and the buffer its kernel writes.
@@ -405,9 +410,7 @@ private:
   /// `checked` (it reads the flag word next).
   void launch(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value owners,
               bool checked) const {
-    auto blocksFor = [&](Value threads) -> Value {
-      return arith::CeilDivUIOp::create(b, threads, cst(b, kBlockSize));
-    };
+    auto blocksFor = [&](Value threads) { return blocksOf(b, threads); };
     // A sparse gradient's host reads the count of its rows next.
     bool hostWaits = checked || k.sparse;
     auto run = [&](Value blocks, bool last, auto thread) {
@@ -462,9 +465,7 @@ private:
           },
           blocks, options.hostLoops, /*hostWaits=*/false);
     };
-    run(arith::CeilDivUIOp::create(b, numRowChunks(b, k.bags.numEmb),
-                                   cst(b, kBlockSize)),
-        buildListTouchedThread);
+    run(blocksOf(b, numRowChunks(b, k.bags.numEmb)), buildListTouchedThread);
     run(arith::CeilDivUIOp::create(b, count, k.bags.bagsPerBlock),
         buildCopyRowValuesThread);
   }

@@ -68,34 +68,31 @@ bool ScratchArena::isHoistable(Value v, unsigned depth) {
   });
 }
 
-bool ScratchArena::canCarve(ImplicitLocOpBuilder &b, ValueRange sizes) {
-  for (Block *block = b.getInsertionBlock(); block != alloc->getBlock();) {
-    auto ifOp = dyn_cast_or_null<scf::IfOp>(block->getParentOp());
-    if (!ifOp || !isHoistable(ifOp.getCondition(), kMaxHoistDepth))
-      return false;
-    block = ifOp->getBlock();
-  }
-  return llvm::all_of(
-      sizes, [&](Value size) { return isHoistable(size, kMaxHoistDepth); });
-}
-
-FailureOr<Value> ScratchArena::runsOnce(ImplicitLocOpBuilder &b) {
-  ImplicitLocOpBuilder head(b.getLoc(), alloc);
-  Value taken;
+FailureOr<SmallVector<ScratchArena::Branch>>
+ScratchArena::branchesAbove(ImplicitLocOpBuilder &b) {
+  SmallVector<Branch> branches;
   for (Block *block = b.getInsertionBlock(); block != alloc->getBlock();) {
     // A loop would run the request again (on other threads, for
     // scf.forall) while the tensor it got is live.
     auto ifOp = dyn_cast_or_null<scf::IfOp>(block->getParentOp());
     if (!ifOp)
       return failure();
-    Value cond = hoist(ifOp.getCondition(), kMaxHoistDepth);
-    if (!cond)
-      return failure();
-    if (block->getParent() == &ifOp.getElseRegion())
+    branches.push_back({ifOp, block->getParent() == &ifOp.getElseRegion()});
+    block = ifOp->getBlock();
+  }
+  return branches;
+}
+
+Value ScratchArena::takenCondition(ArrayRef<Branch> branches) {
+  ImplicitLocOpBuilder head(alloc.getLoc(), alloc);
+  Value taken;
+  for (Branch branch : branches) {
+    Value cond = hoist(branch.ifOp.getCondition(), kMaxHoistDepth);
+    assert(cond && "the request was checked to be carvable");
+    if (branch.isElse)
       cond = arith::XOrIOp::create(
           head, cond, arith::ConstantIntOp::create(head, 1, /*width=*/1));
     taken = taken ? arith::AndIOp::create(head, taken, cond).getResult() : cond;
-    block = ifOp->getBlock();
   }
   return taken;
 }
@@ -109,28 +106,29 @@ Value ScratchArena::empty(ImplicitLocOpBuilder &b, ValueRange sizes,
   };
   // Checked before anything is built in front of the allocation: a request
   // that cannot be carved leaves no dead arithmetic there.
-  if (!canCarve(b, sizes))
+  auto isHoistableValue = [&](Value v) {
+    return isHoistable(v, kMaxHoistDepth);
+  };
+  FailureOr<SmallVector<Branch>> branches = branchesAbove(b);
+  if (failed(branches) || !llvm::all_of(sizes, isHoistableValue) ||
+      !llvm::all_of(*branches, [&](Branch branch) {
+        return isHoistableValue(branch.ifOp.getCondition());
+      }))
     return separate();
-  FailureOr<Value> taken = runsOnce(b);
-  if (failed(taken))
-    return separate();
+  Value taken = takenCondition(*branches);
   ImplicitLocOpBuilder head(b.getLoc(), alloc);
   int64_t elementBytes =
       DataLayout::closest(alloc).getTypeSize(elementType).getFixedValue();
   Value bytes = arith::ConstantIndexOp::create(head, elementBytes);
-  for (Value size : sizes) {
-    Value hoisted = hoist(size, kMaxHoistDepth);
-    if (!hoisted)
-      return separate();
-    bytes = arith::MulIOp::create(head, bytes, hoisted);
-  }
+  for (Value size : sizes)
+    bytes = arith::MulIOp::create(head, bytes, hoist(size, kMaxHoistDepth));
   bytes = arith::AndIOp::create(
       head,
       arith::AddIOp::create(
           head, bytes, arith::ConstantIndexOp::create(head, kAlignment - 1)),
       arith::ConstantIndexOp::create(head, -kAlignment));
-  if (*taken)
-    bytes = arith::SelectOp::create(head, *taken, bytes,
+  if (taken)
+    bytes = arith::SelectOp::create(head, taken, bytes,
                                     arith::ConstantIndexOp::create(head, 0));
   Value offset = end;
   end = arith::AddIOp::create(head, offset, bytes);

@@ -24,6 +24,7 @@
 #define EMBBAG_LIB_CONVERSION_EMBBAGTOLOOPS_SCRATCHARENA_H
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -53,14 +54,18 @@ private:
   bool isAvailable(Value v);
   /// Whether hoist(v, depth) would succeed; builds nothing.
   bool isHoistable(Value v, unsigned depth);
-  /// Whether a request of `sizes` at `b`'s insertion point can be carved:
-  /// its sizes and the conditions of the scf.ifs around it can be computed
-  /// in front of the allocation, and no loop lies between.
-  bool canCarve(ImplicitLocOpBuilder &b, ValueRange sizes);
-  /// Whether the request at `b`'s insertion point runs at most once per
-  /// call, with the i1 that says whether it runs (null: always) in front
-  /// of the allocation; failure otherwise.
-  FailureOr<Value> runsOnce(ImplicitLocOpBuilder &b);
+  /// A branch of an scf.if between a request and the allocation.
+  struct Branch {
+    scf::IfOp ifOp;
+    bool isElse;
+  };
+  /// The branches between `b`'s insertion point and the allocation,
+  /// innermost first; failure when another op (a loop) lies between, which
+  /// could run the request more than once per call.
+  FailureOr<SmallVector<Branch>> branchesAbove(ImplicitLocOpBuilder &b);
+  /// The i1, in front of the allocation, that says whether a request in
+  /// `branches` runs (null: always); their conditions must be hoistable.
+  Value takenCondition(ArrayRef<Branch> branches);
 
   memref::AllocOp alloc;
   Value end; // the bytes carved so far, in front of the allocation

@@ -29,6 +29,17 @@ struct TrainingConfig {
   int prefetchDistance; // the option: -1 from the table's size, 0 none
 };
 
+/// The bytes of an element of `table` (at least 1).
+int64_t elementBytesOf(RankedTensorType table) {
+  return std::max<int64_t>(1, table.getElementTypeBitWidth() / 8);
+}
+
+/// Whether `table`'s size is static and at most `bytes`.
+bool fitsIn(RankedTensorType table, int64_t bytes) {
+  return table.hasStaticShape() &&
+         table.getNumElements() * elementBytesOf(table) <= bytes;
+}
+
 /// How many unique rows ahead to prefetch the rows of `table`: none when
 /// the L2 cache holds it (its size static), else about the target's bytes
 /// in flight of rows (as the forward kernel's prefetch). Not the forward
@@ -40,15 +51,13 @@ struct TrainingConfig {
 /// back from C, both took 0.65.
 int64_t prefetchRowsFor(RankedTensorType table, const TargetModel &target) {
   const PrefetchPolicy &policy = target.prefetch;
-  int64_t elementBytes =
-      std::max<int64_t>(1, table.getElementTypeBitWidth() / 8);
+  int64_t elementBytes = elementBytesOf(table);
   int64_t rowElements = 1;
   for (int64_t d = 1; d < table.getRank(); ++d)
     rowElements = ShapedType::isDynamic(table.getDimSize(d))
                       ? ShapedType::kDynamic
                       : rowElements * table.getDimSize(d);
-  if (table.hasStaticShape() &&
-      table.getDimSize(0) * rowElements * elementBytes <= target.l2CacheBytes)
+  if (fitsIn(table, target.l2CacheBytes))
     return 0;
   if (ShapedType::isDynamic(rowElements) || rowElements == 0)
     return policy.minDistance;
@@ -65,11 +74,7 @@ int64_t prefetchRowsFor(RankedTensorType table, const TargetModel &target) {
 /// for the dynamic-row kernel at 16.
 int64_t denseGradPrefetchRows(RankedTensorType table, const TargetModel &target,
                               int64_t rows) {
-  if (rows == 0 || !table.hasStaticShape())
-    return rows;
-  int64_t bytes = table.getNumElements() *
-                  std::max<int64_t>(1, table.getElementTypeBitWidth() / 8);
-  if (bytes > target.lastLevelCacheBytes)
+  if (rows == 0 || !fitsIn(table, target.lastLevelCacheBytes))
     return rows;
   return std::min(rows, target.prefetch.lastLevelDistance);
 }
