@@ -613,13 +613,28 @@ scatterBag(ImplicitLocOpBuilder &b, const TrainProblem &p, Value grad,
       [&](ImplicitLocOpBuilder &cb, Value col, ArrayRef<Value> masks,
           ValueRange t) {
         BagBlock block = readBagBlock(cb, p, bag, col, masks);
-        // One prefetch per position, in the first block's walk.
-        bool first = isConstantIntValue(col, 0);
+        // One prefetch per position, in the first block's walk: the block
+        // at column 0. A dynamic row's blocks start at computed columns,
+        // so there the walk asks at run time (a branch the loop's
+        // invariant condition predicts).
+        std::optional<int64_t> constCol = getConstantIntValue(col);
+        bool mayPrefetch = prefetch && (!constCol || *constCol == 0);
+        Value isFirst;
+        if (mayPrefetch && !constCol)
+          isFirst = arith::CmpIOp::create(cb, arith::CmpIPredicate::eq, col,
+                                          cst(cb, 0));
         auto loop = scf::ForOp::create(
             cb, start, end, cst(cb, 1), t,
             [&](OpBuilder &nested, Location loc, Value j, ValueRange iter) {
               ImplicitLocOpBuilder jb(loc, nested);
-              if (prefetch && first)
+              if (isFirst)
+                scf::IfOp::create(jb, isFirst,
+                                  [&](OpBuilder &then, Location thenLoc) {
+                                    ImplicitLocOpBuilder tb(thenLoc, then);
+                                    prefetch(tb, j);
+                                    scf::YieldOp::create(tb);
+                                  });
+              else if (mayPrefetch)
                 prefetch(jb, j);
               auto add = [&](ImplicitLocOpBuilder &tb) -> SmallVector<Value> {
                 return {addToRow(tb, p, iter[0], j, bag, block, col, masks)};

@@ -1,4 +1,5 @@
 // RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 vector-bits=256" --canonicalize --cse | FileCheck %s
+// RUN: embbag-opt %s --convert-embbag-to-loops="checks=0 vector-bits=256" --canonicalize --cse | FileCheck %s --check-prefix=PREFETCH
 
 // A row of dynamic length (docs/Kernel.md, "Training kernels"): blocks of
 // 8 vectors in a loop, then the rest's whole vectors in one version per
@@ -6,6 +7,26 @@
 // any, alone and masked. A row of 16 floats takes the version of two
 // whole vectors: no masked store per position (a `vmaskmovps` store,
 // microcoded, cost such rows 1.5x the static kernel's time).
+
+// A table of dynamic size may outgrow the caches, so the scatter
+// prefetches each position's row ahead, in the walk of a row's first
+// block. A dynamic row's blocks start at computed columns: each walk asks
+// whether its block starts at column 0 (regression: the walks compared
+// the column with the constant 0 and never prefetched).
+
+// PREFETCH-LABEL: func.func @grad_dynamic_row
+// PREFETCH: %[[BLOCKS:.*]] = arith.divui %{{.*}}, %c64
+// PREFETCH: scf.for %{{.*}} = %c0 to %[[BLOCKS]]
+// PREFETCH: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+// PREFETCH-NEXT: scf.for
+// PREFETCH-NEXT: scf.if %[[FIRST]] {
+// PREFETCH: memref.prefetch {{.*}}, write, locality<3>, data
+// PREFETCH: %[[WHOLE:.*]] = arith.divui %{{.*}}, %c8
+// PREFETCH: arith.cmpi eq, %[[WHOLE]], %c1
+// PREFETCH: %[[REST_FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+// PREFETCH-NEXT: scf.for
+// PREFETCH-NEXT: scf.if %[[REST_FIRST]] {
+// PREFETCH: memref.prefetch {{.*}}, write, locality<3>, data
 
 // CHECK-LABEL: func.func @grad_dynamic_row
 // CHECK: %[[BLOCKS:.*]] = arith.divui %{{.*}}, %c64
