@@ -60,7 +60,7 @@ from difftest import default_tool, parse_memref  # noqa: E402
 
 FORMS = ["packed", "offsets", "segments"]
 REDUCTIONS = ["sum", "mean", "max", "sqrtn"]
-ROWS = [1, 2, 3, 5, 8, 13, 16, 20, 33, 46, 52, 57, 100]
+ROWS = [1, 2, 3, 5, 8, 13, 16, 20, 32, 33, 46, 52, 57, 64, 100]
 # (rtol, atol relative to the largest expected magnitude) per table type.
 TOL = {"f32": (2e-5, 2e-6), "f64": (2e-5, 2e-6), "f16": (4e-3, 2e-3),
        "bf16": (3e-2, 1.6e-2)}

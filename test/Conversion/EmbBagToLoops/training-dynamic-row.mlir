@@ -56,3 +56,32 @@ func.func @grad_dynamic_row(%dy: tensor<?x?xf32>, %t: tensor<?x?xf32>, %i: tenso
          : (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// Row-wise Adagrad on a row of dynamic length: a row of 1, 2, 4 or 8
+// whole vectors takes one walk over its positions, g kept in registers
+// from the state to the step (one version per count); any other row
+// walks its positions twice (the general path, blocks of 8 vectors).
+
+// CHECK-LABEL: func.func @adagrad_dynamic_row
+// CHECK: %[[WHOLE:.*]] = arith.divui %[[ROW:.*]], %c8 : index
+// CHECK: %[[REM:.*]] = arith.remui %[[ROW]], %c8 : index
+// CHECK: %[[EXACT:.*]] = arith.cmpi eq, %[[REM]], %c0 : index
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[WHOLE]], %c1 : index
+// CHECK: arith.andi %[[EXACT]], %[[IS1]]
+// CHECK: scf.for {{.*}} -> (tensor<?xf32>, tensor<1xf32>)
+// CHECK: scf.for {{.*}} -> (vector<8xf32>)
+// CHECK-NOT: scf.for
+// CHECK: math.sqrt
+// CHECK-NOT: scf.for
+// CHECK: %[[IS2:.*]] = arith.cmpi eq, %[[WHOLE]], %c2 : index
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>)
+// CHECK: arith.cmpi eq, %[[WHOLE]], %c4 : index
+// CHECK: arith.cmpi eq, %[[WHOLE]], %c8 : index
+// CHECK-NOT: arith.cmpi eq, %[[WHOLE]]
+// CHECK: arith.divui %[[ROW]], %c64 : index
+// CHECK: return
+func.func @adagrad_dynamic_row(%lr: f32, %eps: f32, %state: tensor<?xf32>, %dy: tensor<?x?xf32>, %t: tensor<?x?xf32>, %i: tensor<?xi32>, %off: tensor<?xi32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  %0, %1 = embbag.offsets_update sum rowwise_adagrad(%lr, %eps) state(%state) %dy, %t[%i] offsets(%off)
+         : (f32, f32, tensor<?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xi32>, tensor<?xi32>) -> (tensor<?x?xf32>, tensor<?xf32>)
+  return %0, %1 : tensor<?x?xf32>, tensor<?xf32>
+}
