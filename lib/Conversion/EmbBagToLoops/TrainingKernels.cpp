@@ -1008,17 +1008,10 @@ static SmallVector<Value> adagradRow(ImplicitLocOpBuilder &b,
   }
   if (!ShapedType::isDynamic(staticRowLength(p)))
     return adagradTwoWalks(b, p, g, lr, eps, lo, hi, slices);
-  Value lanes = cst(b, p.lanes);
-  Value wholeVectors = arith::DivUIOp::create(b, p.row, lanes);
-  Value exact =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
-                            arith::RemUIOp::create(b, p.row, lanes), cst(b, 0));
   Value oneBlock = arith::ConstantIntOp::create(b, b.getI1Type(), 0);
   for (int64_t k = 1; k <= passVectors(p); k *= 2) {
-    Value isK =
-        arith::AndIOp::create(b, exact,
-                              arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
-                                                    wholeVectors, cst(b, k)));
+    Value isK = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, p.row,
+                                      cst(b, k * p.lanes));
     oneBlock = arith::OrIOp::create(b, oneBlock, isK);
     SmallVector<Value> masks(k, Value());
     slices =

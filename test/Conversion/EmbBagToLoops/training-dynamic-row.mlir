@@ -63,21 +63,18 @@ func.func @grad_dynamic_row(%dy: tensor<?x?xf32>, %t: tensor<?x?xf32>, %i: tenso
 // walks its positions twice (the general path, blocks of 8 vectors).
 
 // CHECK-LABEL: func.func @adagrad_dynamic_row
-// CHECK: %[[WHOLE:.*]] = arith.divui %[[ROW:.*]], %c8 : index
-// CHECK: %[[REM:.*]] = arith.remui %[[ROW]], %c8 : index
-// CHECK: %[[EXACT:.*]] = arith.cmpi eq, %[[REM]], %c0 : index
-// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[WHOLE]], %c1 : index
-// CHECK: arith.andi %[[EXACT]], %[[IS1]]
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[ROW:.*]], %c8 : index
+// CHECK: arith.select %[[IS1]], %c1, %c0
 // CHECK: scf.for {{.*}} -> (tensor<?xf32>, tensor<1xf32>)
 // CHECK: scf.for {{.*}} -> (vector<8xf32>)
 // CHECK-NOT: scf.for
 // CHECK: math.sqrt
 // CHECK-NOT: scf.for
-// CHECK: %[[IS2:.*]] = arith.cmpi eq, %[[WHOLE]], %c2 : index
+// CHECK: %[[IS2:.*]] = arith.cmpi eq, %[[ROW]], %c16 : index
 // CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>)
-// CHECK: arith.cmpi eq, %[[WHOLE]], %c4 : index
-// CHECK: arith.cmpi eq, %[[WHOLE]], %c8 : index
-// CHECK-NOT: arith.cmpi eq, %[[WHOLE]]
+// CHECK: arith.cmpi eq, %[[ROW]], %c32 : index
+// CHECK: arith.cmpi eq, %[[ROW]], %c64 : index
+// CHECK-NOT: arith.cmpi eq, %[[ROW]], %c
 // CHECK: arith.divui %[[ROW]], %c64 : index
 // CHECK: return
 func.func @adagrad_dynamic_row(%lr: f32, %eps: f32, %state: tensor<?xf32>, %dy: tensor<?x?xf32>, %t: tensor<?x?xf32>, %i: tensor<?xi32>, %off: tensor<?xi32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
