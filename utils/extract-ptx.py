@@ -8,6 +8,12 @@ binary after a `// gpu.binary @NAME` line, so that it can be read, checked
 with FileCheck, or given to ptxas.
 
     embbag-opt k.mlir --embbag-to-nvvm | utils/extract-ptx.py > k.ptx
+
+With --param-bytes it prints instead, for each kernel entry, the bytes of
+its parameters as ptxas lays them out (each aligned to its size): what PTX
+bounds (4352 bytes before ISA 8.1, 32764 from 8.1 on).
+
+    embbag-opt k.mlir --embbag-to-nvvm | utils/extract-ptx.py --param-bytes
 """
 
 import re
@@ -19,14 +25,36 @@ def unescape(text):
                   text).replace("\\\\", "\\")
 
 
+PARAM_BYTES = {"8": 1, "16": 2, "32": 4, "64": 8}
+
+
+def param_bytes(ptx):
+    """(entry name, parameter bytes) of each .entry of `ptx`."""
+    for name, params in re.findall(r"\.entry\s+(\w+)\s*\((.*?)\)", ptx, re.S):
+        size = 0
+        for bits in re.findall(r"\.param\s+\.[a-z](8|16|32|64)\b", params):
+            width = PARAM_BYTES[bits]
+            size = (size + width - 1) // width * width + width
+        yield name, size
+
+
 def main():
-    source = open(sys.argv[1]).read() if len(sys.argv) > 1 else sys.stdin.read()
+    args = [a for a in sys.argv[1:] if a != "--param-bytes"]
+    sizes = "--param-bytes" in sys.argv[1:]
+    source = open(args[0]).read() if args else sys.stdin.read()
     binaries = re.findall(r"gpu\.binary @(\w+)\s*(?:<[^>]*>)?\s*\[(.*?)\]\s*$",
                           source, re.S | re.M)
     if not binaries:
         sys.exit("extract-ptx: no gpu.binary in the input")
     for name, objects in binaries:
         for ptx in re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', objects):
+            if sizes:
+                for entry, size in param_bytes(unescape(ptx)):
+                    limit = 4352 if size <= 4352 else 32764
+                    print(f"{entry}: {size} parameter bytes"
+                          f"{' (over 4352: PTX ISA 8.1)' if limit > 4352 else ''}"
+                          f"{' (OVER THE LIMIT)' if size > limit else ''}")
+                continue
             print(f"// gpu.binary @{name}")
             print(unescape(ptx))
 

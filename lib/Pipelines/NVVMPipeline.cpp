@@ -20,8 +20,9 @@
 //   convert-embbag-assert-to-llvm      the host's checks: stderr, abort
 //   gpu-launch-sink-index-computations constants into the kernels
 //   gpu-kernel-outlining               gpu.func in a gpu.module per kernel
-//   nvvm-attach-target{chip, O}
-//   gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, canonicalize, cse,
+//   nvvm-attach-target{chip, features, O}
+//   gpu.module(embbag-set-kernel-occupancy{min-blocks}: nvvm.minctasm,
+//              convert-scf-to-cf, convert-gpu-to-nvvm, canonicalize, cse,
 //              reconcile-unrealized-casts)
 //   gpu-module-to-binary{format=isa}   PTX in a gpu.binary
 //   host: convert-scf-to-cf, expand-strided-metadata, lower-affine,
@@ -67,9 +68,13 @@ static void addKernelCompilation(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
+  target.features = options.features;
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  embbag::EmbBagSetKernelOccupancyOptions occupancy;
+  occupancy.minBlocks = options.minBlocksPerSM;
+  kernels.addPass(embbag::createEmbBagSetKernelOccupancy(occupancy));
   // scf first: a structured op left for convert-gpu-to-nvvm would leave an
   // unrealized cast that the translation to LLVM IR rejects.
   kernels.addPass(createSCFToControlFlowPass());
@@ -101,6 +106,21 @@ static void addHostLowering(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
+/// The most bytes of parameters a kernel may take: 32764 from PTX ISA 8.1
+/// on sm_70 and newer, else 4352 (`features` names the ISA as +ptxNN).
+static unsigned kernelParamBytes(const embbag::EmbBagToNVVMOptions &options) {
+  auto number = [](StringRef text, StringRef prefix) {
+    unsigned value = 0;
+    size_t at = text.find(prefix);
+    if (at != StringRef::npos)
+      (void)text.substr(at + prefix.size()).consumeInteger(10, value);
+    return value;
+  };
+  bool large = number(options.features, "+ptx") >= 81 &&
+               number(options.chip, "sm_") >= 70;
+  return large ? 32764 : 4352;
+}
+
 void mlir::embbag::buildEmbBagToNVVMPipeline(
     OpPassManager &pm, const EmbBagToNVVMOptions &options) {
   EmbBagVerifyConstantsOptions verifyConstants;
@@ -110,6 +130,7 @@ void mlir::embbag::buildEmbBagToNVVMPipeline(
   gpu.checks = options.checks;
   gpu.rowsInFlight = options.rowsInFlight;
   gpu.batchTables = options.batchTables;
+  gpu.kernelParamBytes = kernelParamBytes(options);
   // On the module: the checked kernels' runtime function is declared there.
   pm.addPass(createConvertEmbBagToGPU(gpu));
   pm.addPass(createCanonicalizerPass());

@@ -2,6 +2,28 @@
 // RUN: embbag-opt %s --embbag-to-nvvm="batch-tables=1" | %python %embbag_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=PTX --implicit-check-not=.local
 // RUN: embbag-opt %s --embbag-to-nvvm | %python %embbag_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=UNBATCHED
 
+// The 26 tables of the GPU benchmark (benchmarks/gpu/gen_kernels.py) take
+// 6017 bytes of kernel parameters in one launch (their buffers'
+// descriptors): more than PTX allows before ISA 8.1 (4352 bytes), which
+// the driver refused on an H200 until the pipeline asked for PTX 8.1. It
+// does by default (features=+ptx81) and launches them once; with an older
+// ISA, or a chip before sm_70, the batch is split so that no launch passes
+// 4352 bytes.
+// RUN: %python %embbag_src_root/benchmarks/gpu/gen_kernels.py --tables %t.tables.mlir
+// RUN: embbag-opt %t.tables.mlir --embbag-to-nvvm="batch-tables=1 checks=0" | %python %embbag_src_root/utils/extract-ptx.py > %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX81 < %t.ptx
+// RUN: embbag-opt %t.tables.mlir --embbag-to-nvvm="batch-tables=1 checks=0" | %python %embbag_src_root/utils/extract-ptx.py --param-bytes | FileCheck %s --check-prefix=PARAMS81
+// RUN: embbag-opt %t.tables.mlir --embbag-to-nvvm="batch-tables=1 checks=0 features=+ptx78" | %python %embbag_src_root/utils/extract-ptx.py --param-bytes | FileCheck %s --check-prefix=PARAMS78
+// RUN: embbag-opt %t.tables.mlir --embbag-to-nvvm="batch-tables=1 checks=0 chip=sm_60" | %python %embbag_src_root/utils/extract-ptx.py --param-bytes | FileCheck %s --check-prefix=PARAMS78
+// PTX81:          .version 8.1
+// PTX81:          .visible .entry tables_kernel(
+// PTX81-NOT:      .entry
+// PARAMS81:       tables_kernel: {{[0-9]+}} parameter bytes (over 4352: PTX ISA 8.1)
+// PARAMS81-NOT:   OVER THE LIMIT
+// PARAMS81-NOT:   tables_kernel
+// PARAMS78-COUNT-2: tables_kernel: {{[0-9]+}} parameter bytes{{$}}
+// PARAMS78-NOT:   tables_kernel
+
 // batch-tables through the whole GPU pipeline: the three tables' ops (f32
 // rows of 16, f16 rows of 64, bf16 rows of 8) are one kernel, compiled to
 // PTX with one .entry, launched once after the host's checks, its flag
@@ -14,7 +36,7 @@
 // HOST-NOT:     gpu.launch_func
 // HOST:         llvm.call @abort
 // HOST-NOT:     gpu.launch_func
-// HOST:       gpu.binary @three_tables_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
+// HOST:       gpu.binary @three_tables_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx81">
 // HOST-NOT:   gpu.binary
 
 // The one kernel: each op's code behind the switch on the block's op (a

@@ -14,7 +14,7 @@
 // HOST:       gpu.launch_func <%{{.*}} : !llvm.ptr> @bag_f32_kernel::@bag_f32_kernel blocks in ({{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64
 // HOST:       llvm.call @write
 // HOST:       llvm.call @abort
-// HOST:     gpu.binary @bag_f32_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
+// HOST:     gpu.binary @bag_f32_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx81">
 
 // The 16-byte lanes: eight row loads in flight per lane, one 16-byte store
 // per bag and lane, the contract's flag bits set with atomics, 256 threads
@@ -23,6 +23,7 @@
 // PTX:      .target sm_90
 // PTX:      .visible .entry bag_f32_kernel(
 // PTX:      .maxntid 256, 1, 1
+// PTX-NEXT: .minnctapersm 4
 // PTX:      atom.global.or.b32 {{.*}}, 2;
 // PTX:      st.global.v4.b32
 // PTX:      atom.global.or.b32 {{.*}}, 32;

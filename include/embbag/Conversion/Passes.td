@@ -288,7 +288,11 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     bits are read back into its rules' and reported with its messages, as
     without batching. An op's materialization into a destination moves to
     the launch: an op in between that touches memory, or names the
-    destination, ends the group. Unsupported ops are not batched
+    destination, ends the group. A launch's kernel parameters (the
+    buffers' descriptors and the sizes the threads read) are bounded by
+    `kernel-param-bytes`: 4352 bytes is PTX's limit before ISA 8.1, 32764
+    from 8.1 on sm_70 and newer, and a batch that would pass it starts
+    another launch. Unsupported ops are not batched
     (docs/GPU.md, "Table batching: one launch").
     The training ops (`embbag.*_grad`, dense, and `embbag.*_update`) are
     lowered too, to deterministic kernels without atomics on the gradient:
@@ -336,6 +340,11 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
            "Lower the independent ops of a block together, as one launch "
            "(or one pair of host loops) whose blocks each run one op's "
            "kernel">,
+    Option<"kernelParamBytes", "kernel-param-bytes", "unsigned",
+           /*default=*/"4352",
+           "batch-tables: the most bytes of kernel parameters one launch "
+           "may take (PTX's limit: 4352 before ISA 8.1, 32764 from 8.1 on "
+           "sm_70 and newer); a larger batch is split into launches">,
   ];
 }
 

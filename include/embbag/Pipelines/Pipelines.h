@@ -93,6 +93,19 @@ struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions> {
       llvm::cl::desc("The NVIDIA GPU the PTX is for (nvvm-attach-target's "
                      "chip), e.g. sm_80 or sm_90"),
       llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("nvvm-attach-target's features: the PTX ISA version "
+                     "(+ptxNN). From 8.1 (CUDA 12.1 drivers) a launch may "
+                     "take 32764 bytes of parameters instead of 4352, which "
+                     "batch-tables uses"),
+      llvm::cl::init("+ptx81")};
+  PassOptions::Option<unsigned> minBlocksPerSM{
+      *this, "min-blocks-per-sm",
+      llvm::cl::desc("Blocks of each kernel that ptxas should keep resident "
+                     "per SM, bounding its registers (embbag-set-kernel-"
+                     "occupancy; 0: ptxas decides)"),
+      llvm::cl::init(4)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("LLVM's optimization level for the kernels (0 to 3)"),

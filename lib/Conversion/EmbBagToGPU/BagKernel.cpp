@@ -36,10 +36,13 @@ struct PassState {
   Value acc;        // vector<E x f32 (or the table's float type)>
   Value count;      // index: indices taken; null when it is the bag's size
   Value sumSquares; // the weights' squares (weighted sqrtn), or null
+  // A sum of rowwise rows: their biases (times their weights), f32, added
+  // to every column at the end; `acc` sums codes times scales. Else null.
+  Value biasSum;
 
   SmallVector<Value> toValues() const {
     SmallVector<Value> values{acc};
-    for (Value v : {count, sumSquares})
+    for (Value v : {count, sumSquares, biasSum})
       if (v)
         values.push_back(v);
     return values;
@@ -48,10 +51,9 @@ struct PassState {
     PassState next = *this;
     unsigned i = 0;
     next.acc = values[i++];
-    if (count)
-      next.count = values[i++];
-    if (sumSquares)
-      next.sumSquares = values[i++];
+    for (Value *v : {&next.count, &next.sumSquares, &next.biasSum})
+      if (*v)
+        *v = values[i++];
     return next;
   }
 };
@@ -78,6 +80,10 @@ struct Lane {
   bool sumsSquares() const {
     return k.reduction == Reduction::sqrtn && k.weights;
   }
+  /// Whether the pass sums a rowwise row's biases apart from its codes
+  /// times its scale: one fused multiply-add per code instead of two
+  /// operations (sums only: max needs each value).
+  bool sumsBiases() const { return k.rowwiseBits && !isMax(); }
   llvm::MaybeAlign alignment() const {
     return llvm::Align(length * storageType.getIntOrFloatBitWidth() / 8);
   }
@@ -145,15 +151,32 @@ static RawRow loadRaw(ImplicitLocOpBuilder &b, const Lane &l, Value row,
           loadBytes(b, l, row, l.k.scaleColumn, scaleBiasBytes(l), wordAlign)};
 }
 
-/// Zeros of a raw row's types: what a row that is not taken yields (the
-/// pass's select then keeps the accumulator as it was).
-static RawRow zeroRaw(ImplicitLocOpBuilder &b, const Lane &l) {
-  auto bytes = [&](int64_t n) -> Value {
-    auto type = VectorType::get({n}, l.storageType);
-    return splat(b, type, b.getZeroAttr(l.storageType));
+/// What a row that is not taken yields: values of the raw row's types,
+/// which the pass's selects discard, made from the row's index rather than
+/// constants. From constant zeros LLVM folds each row's conversion (f16 to
+/// f32, codes to floats) into the branch that loads the row, between its
+/// load and the next row's, and a thread then waits for each load before
+/// it issues the next: on an H200 a checked 8-bit kernel took 128
+/// registers and 2.7x the unchecked kernel's time.
+static RawRow skippedRaw(ImplicitLocOpBuilder &b, const Lane &l, Value row) {
+  Value bits64 = arith::IndexCastUIOp::create(b, b.getI64Type(), row);
+  auto fill = [&](VectorType type) -> Value {
+    unsigned width = type.getElementType().getIntOrFloatBitWidth();
+    Value bits = bits64;
+    if (width < 64)
+      bits = arith::TruncIOp::create(b, b.getIntegerType(width), bits);
+    Type element = type.getElementType();
+    Value scalar = isa<FloatType>(element)
+                       ? arith::BitcastOp::create(b, element, bits).getResult()
+                       : bits;
+    auto signless = VectorType::get(type.getShape(), scalar.getType());
+    return castTo(b, vector::BroadcastOp::create(b, signless, scalar), type);
+  };
+  auto bytes = [&](int64_t n) {
+    return fill(VectorType::get({n}, l.storageType));
   };
   if (!l.k.rowwiseBits)
-    return {splat(b, l.storageVector, b.getZeroAttr(l.storageType)), Value()};
+    return {fill(l.storageVector), Value()};
   return {bytes(codeBytes(l)), bytes(scaleBiasBytes(l))};
 }
 
@@ -226,6 +249,14 @@ static Value codesToFloat(ImplicitLocOpBuilder &b, const Lane &l, Value codes) {
       splat(b, l.accVector, b.getF32FloatAttr(8388608.0f)));
 }
 
+/// The codes [col, col + length) of a raw rowwise row, as f32.
+static Value rowCodes(ImplicitLocOpBuilder &b, const Lane &l, const RawRow &raw,
+                      Value col) {
+  Value codes = l.k.rowwiseBits == 8 ? castToSignless(b, raw.data)
+                                     : subByteCodes(b, l, raw.data, col);
+  return codesToFloat(b, l, codes);
+}
+
 /// A raw row in the accumulator type: a float row widened, a rowwise row's
 /// codes (unsigned) times its scale plus its bias.
 static Value convertRow(ImplicitLocOpBuilder &b, const Lane &l,
@@ -234,11 +265,9 @@ static Value convertRow(ImplicitLocOpBuilder &b, const Lane &l,
     return l.accType == l.storageType
                ? raw.data
                : arith::ExtFOp::create(b, l.accVector, raw.data).getResult();
-  Value codes = l.k.rowwiseBits == 8 ? castToSignless(b, raw.data)
-                                     : subByteCodes(b, l, raw.data, col);
   auto [scale, bias] = scaleAndBias(b, l, raw.scaleBias);
   return vector::FMAOp::create(
-      b, codesToFloat(b, l, codes),
+      b, rowCodes(b, l, raw, col),
       vector::BroadcastOp::create(b, l.accVector, scale),
       vector::BroadcastOp::create(b, l.accVector, bias));
 }
@@ -277,8 +306,8 @@ static Value isTaken(ImplicitLocOpBuilder &b, const BagKernel &k, Value row) {
   return taken;
 }
 
-/// The row's raw columns when `taken` (null: always), else zeros; a row
-/// not taken is not read.
+/// The row's raw columns when `taken` (null: always), else skippedRaw's
+/// values; a row not taken is not read.
 static RawRow loadRawIfTaken(ImplicitLocOpBuilder &b, const Lane &l,
                              Value taken, Value row, Value col) {
   if (!taken)
@@ -297,7 +326,7 @@ static RawRow loadRawIfTaken(ImplicitLocOpBuilder &b, const Lane &l,
       },
       [&](OpBuilder &nested, Location loc) {
         ImplicitLocOpBuilder tb(loc, nested);
-        yieldRaw(tb, zeroRaw(tb, l));
+        yieldRaw(tb, skippedRaw(tb, l, row));
       });
   RawRow raw{ifOp.getResult(0)};
   if (ifOp.getNumResults() > 1)
@@ -330,25 +359,46 @@ static Value loadWeight(ImplicitLocOpBuilder &b, const Lane &l, Value pos) {
   return w;
 }
 
-/// Adds the positions `positions` of the bag to the pass: their indices,
-/// then their rows, then the accumulation in position order.
+/// The indices at `positions`, as index values.
+static SmallVector<Value> loadIndices(ImplicitLocOpBuilder &b, const Lane &l,
+                                      ValueRange positions) {
+  return llvm::map_to_vector(positions, [&](Value pos) -> Value {
+    return arith::IndexCastOp::create(b, b.getIndexType(),
+                                      loadElement(b, l.k.indices, pos));
+  });
+}
+
+/// Adds the positions `positions` of the bag, whose indices are `rows`, to
+/// the pass: their rows, then the accumulation in position order.
 static PassState accumulate(ImplicitLocOpBuilder &b, const Lane &l,
-                            ValueRange positions, Value col, PassState s) {
-  SmallVector<Value> rows, taken, values;
-  for (Value pos : positions)
-    rows.push_back(arith::IndexCastOp::create(
-        b, b.getIndexType(), loadElement(b, l.k.indices, pos)));
+                            ValueRange positions, ValueRange rows, Value col,
+                            PassState s) {
+  SmallVector<Value> taken, values;
   for (Value row : rows)
     taken.push_back(isTaken(b, l.k, row));
   SmallVector<RawRow> raws;
   for (auto [row, t] : llvm::zip_equal(rows, taken))
     raws.push_back(loadRawIfTaken(b, l, t, row, col));
   for (const RawRow &raw : raws)
-    values.push_back(convertRow(b, l, raw, col));
-  for (auto [pos, t, v] : llvm::zip_equal(positions, taken, values)) {
+    values.push_back(l.sumsBiases() ? rowCodes(b, l, raw, col)
+                                    : convertRow(b, l, raw, col));
+  for (auto [pos, t, v, raw] :
+       llvm::zip_equal(positions, taken, values, raws)) {
     Value w = l.k.weights ? loadWeight(b, l, pos) : Value();
     Value next;
-    if (l.isMax()) {
+    if (l.sumsBiases()) {
+      // acc += codes * (scale * w); biases += bias * w.
+      auto [scale, bias] = scaleAndBias(b, l, raw.scaleBias);
+      if (w)
+        scale = arith::MulFOp::create(b, scale, w);
+      next = vector::FMAOp::create(
+          b, v, vector::BroadcastOp::create(b, l.accVector, scale), s.acc);
+      Value biases = w ? math::FmaOp::create(b, bias, w, s.biasSum).getResult()
+                       : arith::AddFOp::create(b, s.biasSum, bias).getResult();
+      s.biasSum =
+          t ? arith::SelectOp::create(b, t, biases, s.biasSum).getResult()
+            : biases;
+    } else if (l.isMax()) {
       next = maximum(b, s.acc, v, /*isUnsigned=*/false);
     } else if (w) {
       next = vector::FMAOp::create(
@@ -372,22 +422,77 @@ static PassState accumulate(ImplicitLocOpBuilder &b, const Lane &l,
   return s;
 }
 
-/// A loop over positions [lo, hi) of the bag, `step` at a time.
-static PassState buildPositionLoop(ImplicitLocOpBuilder &b, const Lane &l,
-                                   Value lo, Value hi, unsigned step, Value col,
-                                   const PassState &init) {
+/// Positions [pos, pos + step).
+static SmallVector<Value> positionsFrom(ImplicitLocOpBuilder &b, Value pos,
+                                        unsigned step) {
+  SmallVector<Value> positions{pos};
+  for (unsigned u = 1; u < step; ++u)
+    positions.push_back(arith::AddIOp::create(b, pos, cst(b, u)));
+  return positions;
+}
+
+/// The indices at positions [pos, pos + step) when `pos < hi`, else zeros
+/// (nothing is read past the positions of the loop).
+static SmallVector<Value> loadIndicesBelow(ImplicitLocOpBuilder &b,
+                                           const Lane &l, Value pos, Value hi,
+                                           unsigned step) {
+  Value any = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, pos, hi);
+  SmallVector<Type> types(step, b.getIndexType());
+  auto ifOp = scf::IfOp::create(
+      b, any,
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        scf::YieldOp::create(tb,
+                             loadIndices(tb, l, positionsFrom(tb, pos, step)));
+      },
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder tb(loc, nested);
+        scf::YieldOp::create(tb, SmallVector<Value>(step, cst(tb, 0)));
+      });
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// A loop over positions [lo, hi) of the bag, one at a time.
+static PassState buildSingleLoop(ImplicitLocOpBuilder &b, const Lane &l,
+                                 Value lo, Value hi, Value col,
+                                 const PassState &init) {
   auto loop = scf::ForOp::create(
-      b, lo, hi, cst(b, step), init.toValues(),
+      b, lo, hi, cst(b, 1), init.toValues(),
       [&](OpBuilder &nested, Location loc, Value pos, ValueRange iterArgs) {
         ImplicitLocOpBuilder lb(loc, nested);
-        SmallVector<Value> positions{pos};
-        for (unsigned u = 1; u < step; ++u)
-          positions.push_back(arith::AddIOp::create(lb, pos, cst(lb, u)));
-        PassState next =
-            accumulate(lb, l, positions, col, init.withValues(iterArgs));
+        PassState next = accumulate(lb, l, pos, loadIndices(lb, l, pos), col,
+                                    init.withValues(iterArgs));
         scf::YieldOp::create(lb, next.toValues());
       });
   return init.withValues(loop.getResults());
+}
+
+/// A loop over positions [lo, hi) of the bag, `step` at a time (hi - lo a
+/// multiple of it), software-pipelined: each iteration loads the next
+/// iteration's indices before its own rows, so that a lane waits for an
+/// index load only once per bag, not once per iteration (the row loads
+/// wait for their indices; on a GPU that doubled each iteration's wait).
+static PassState buildPipelinedLoop(ImplicitLocOpBuilder &b, const Lane &l,
+                                    Value lo, Value hi, unsigned step,
+                                    Value col, const PassState &init) {
+  SmallVector<Value> inits = init.toValues();
+  size_t numState = inits.size();
+  llvm::append_range(inits, loadIndicesBelow(b, l, lo, hi, step));
+  auto loop = scf::ForOp::create(
+      b, lo, hi, cst(b, step), inits,
+      [&](OpBuilder &nested, Location loc, Value pos, ValueRange iterArgs) {
+        ImplicitLocOpBuilder lb(loc, nested);
+        Value nextPos = arith::AddIOp::create(lb, pos, cst(lb, step));
+        SmallVector<Value> nextRows =
+            loadIndicesBelow(lb, l, nextPos, hi, step);
+        PassState next = accumulate(
+            lb, l, positionsFrom(lb, pos, step), iterArgs.drop_front(numState),
+            col, init.withValues(iterArgs.take_front(numState)));
+        SmallVector<Value> yields = next.toValues();
+        llvm::append_range(yields, nextRows);
+        scf::YieldOp::create(lb, yields);
+      });
+  return init.withValues(loop.getResults().take_front(numState));
 }
 
 /// The end of a bag: the default row or zeros for an empty one, then the
@@ -395,6 +500,9 @@ static PassState buildPositionLoop(ImplicitLocOpBuilder &b, const Lane &l,
 static Value finishBag(ImplicitLocOpBuilder &b, const Lane &l,
                        const PassState &s, Value count, Value col) {
   Value acc = s.acc;
+  if (s.biasSum)
+    acc = arith::AddFOp::create(
+        b, acc, vector::BroadcastOp::create(b, l.accVector, s.biasSum));
   Value isEmpty =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, count, cst(b, 0));
   if (l.isMax())
@@ -439,6 +547,9 @@ static void buildColumn(ImplicitLocOpBuilder &b, const Lane &l, Value bag,
       identity(b, l), l.countsTaken() ? cst(b, 0) : Value(),
       l.sumsSquares()
           ? arith::ConstantOp::create(b, b.getZeroAttr(l.accType)).getResult()
+          : Value(),
+      l.sumsBiases()
+          ? arith::ConstantOp::create(b, b.getZeroAttr(l.accType)).getResult()
           : Value()};
   // `rowsInFlight` positions per iteration, then the rest one by one.
   unsigned unroll = std::max(1u, l.k.rowsInFlight);
@@ -447,9 +558,10 @@ static void buildColumn(ImplicitLocOpBuilder &b, const Lane &l, Value bag,
       b, start,
       arith::MulIOp::create(b, arith::DivUIOp::create(b, size, cst(b, unroll)),
                             cst(b, unroll)));
-  PassState s = buildPositionLoop(b, l, start, mainEnd, unroll, col, init);
+  PassState s = init;
   if (unroll > 1)
-    s = buildPositionLoop(b, l, mainEnd, end, 1, col, s);
+    s = buildPipelinedLoop(b, l, start, mainEnd, unroll, col, s);
+  s = buildSingleLoop(b, l, unroll > 1 ? mainEnd : start, end, col, s);
   Value acc = finishBag(b, l, s, s.count ? s.count : size, col);
   if (l.accType != l.resultType)
     acc = arith::TruncFOp::create(b, l.resultVector, acc);

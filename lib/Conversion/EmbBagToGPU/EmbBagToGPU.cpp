@@ -334,6 +334,27 @@ struct HostKernel {
 
 } // namespace
 
+/// Bytes of kernel parameters that a buffer of `rank` takes once outlined:
+/// its descriptor (allocated and aligned pointers, offset, sizes, strides).
+static int64_t descriptorParamBytes(int64_t rank) { return (3 + 2 * rank) * 8; }
+
+/// The index values (sizes, lanes, bounds, its first block) that a
+/// kernel's threads may read besides its buffers, as parameters: more
+/// than any kernel reads.
+constexpr int64_t kScalarParamBytesBound = 16 * 8;
+
+/// An upper bound on the kernel parameter bytes that `hk` adds to a
+/// launch: its op's operands as buffers or scalars, its result buffer and
+/// its scalars (the flag word, shared, is counted by the launch).
+static int64_t paramBytesBound(const HostKernel &hk) {
+  int64_t bytes = descriptorParamBytes(2) + kScalarParamBytesBound;
+  for (Value operand : hk.op->getOperands()) {
+    auto shaped = dyn_cast<ShapedType>(operand.getType());
+    bytes += shaped ? descriptorParamBytes(shaped.getRank()) : 8;
+  }
+  return bytes;
+}
+
 /// The fields of `k` that hold the bits its threads set.
 static std::array<int32_t *, 4> flagFields(BagKernel &k) {
   return {&k.offsetsBit, &k.indicesBit, &k.segmentIdsBit, &k.unsortedBit};
@@ -666,8 +687,9 @@ private:
 } // namespace
 
 /// Lowers `group` at its last op: launches of as many of its kernels as
-/// their rules' bits let share a flag word, in the group's order (one
-/// launch unless there are more rules than kFlagWordBits).
+/// their rules' bits let share a flag word and their parameters fit
+/// `options.kernelParamBytes`, in the group's order (one launch unless
+/// there are more rules than kFlagWordBits or more parameters).
 static void lowerGroup(ArrayRef<BagOpInterface> group,
                        const ConvertEmbBagToGPUOptions &options) {
   Operation *last = group.back();
@@ -680,6 +702,9 @@ static void lowerGroup(ArrayRef<BagOpInterface> group,
   KernelLowering lowering(options);
   SmallVector<HostKernel, 4> batch;
   int bits = 0;
+  // The flag word's descriptor.
+  const int64_t launchParamBytes = descriptorParamBytes(1);
+  int64_t paramBytes = launchParamBytes;
   auto flush = [&] {
     b.setLoc(fused);
     lowering.launch(b, batch);
@@ -689,14 +714,20 @@ static void lowerGroup(ArrayRef<BagOpInterface> group,
     }
     batch.clear();
     bits = 0;
+    paramBytes = launchParamBytes;
   };
   for (BagOpInterface op : group) {
     b.setLoc(op.getLoc());
     HostKernel hk = lowering.prepare(b, op);
     int opBits = countFlagBits(hk.k);
-    if (!batch.empty() && bits + opBits > kFlagWordBits)
+    int64_t opParamBytes = paramBytesBound(hk);
+    if (!batch.empty() &&
+        (bits + opBits > kFlagWordBits ||
+         (!options.hostLoops &&
+          paramBytes + opParamBytes > options.kernelParamBytes)))
       flush();
     bits += opBits;
+    paramBytes += opParamBytes;
     batch.push_back(std::move(hk));
   }
   flush();
@@ -737,8 +768,9 @@ struct ConvertEmbBagToGPUPass
       return signalPassFailure();
     if (!hostLoops && failed(declareRuntime()))
       return signalPassFailure();
-    ConvertEmbBagToGPUOptions options{checks, hostLoops, rowsInFlight,
-                                      leaveUnsupported, batchTables};
+    ConvertEmbBagToGPUOptions options{checks,       hostLoops,
+                                      rowsInFlight, leaveUnsupported,
+                                      batchTables,  kernelParamBytes};
     if (batchTables)
       ::batchTables(getOperation(), options);
     RewritePatternSet patterns(&getContext());

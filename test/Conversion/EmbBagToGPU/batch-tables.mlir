@@ -2,6 +2,8 @@
 // RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="batch-tables=1 host-loops=1 leave-unsupported=1" | FileCheck %s --check-prefix=HOST
 // RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="batch-tables=1 checks=0 leave-unsupported=1" | FileCheck %s --check-prefix=OFF
 // RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="leave-unsupported=1" | FileCheck %s --check-prefix=ONE
+// RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="batch-tables=1 checks=0 leave-unsupported=1 kernel-param-bytes=700" | FileCheck %s --check-prefix=PARAMS
+// RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="batch-tables=1 checks=0 host-loops=1 leave-unsupported=1 kernel-param-bytes=700" | FileCheck %s --check-prefix=PARAMS-HOST
 
 // batch-tables: the three independent ops (f32 rows of 16, f16 rows of 64,
 // bf16 rows of 8; offsets, packed, segments) become one launch at the last
@@ -97,6 +99,26 @@
 
 // Without batch-tables: a launch per op, each op's checks with its own
 // word and the contract's bits.
+// kernel-param-bytes bounds a launch's parameters (the ops' buffers'
+// descriptors and scalars, bounded from above: 320, 296 and 328 bytes
+// here, 40 for the flag word): within 700 bytes the first two ops share a
+// launch and the third takes another. Host loops have no parameters.
+// PARAMS-LABEL: func.func @three_tables(
+// PARAMS:         gpu.launch async
+// PARAMS:           scf.index_switch
+// PARAMS-COUNT-2:   case
+// PARAMS-NOT:       case
+// PARAMS:         gpu.launch async
+// PARAMS-NOT:       scf.index_switch
+// PARAMS-NOT:     gpu.launch
+// PARAMS:         return
+
+// PARAMS-HOST-LABEL: func.func @three_tables(
+// PARAMS-HOST:         scf.index_switch
+// PARAMS-HOST-COUNT-3:   case
+// PARAMS-HOST-NOT:     scf.index_switch
+// PARAMS-HOST:         return
+
 // ONE-LABEL: func.func @three_tables(
 // ONE-COUNT-3: gpu.launch async
 // ONE-NOT:     gpu.launch

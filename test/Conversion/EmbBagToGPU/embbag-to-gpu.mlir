@@ -45,15 +45,25 @@
 // OFF:         return
 
 // The same kernel body in scf.parallel loops over blocks and threads, with
-// a stack slot as the flag word.
+// a stack slot as the flag word. The loop over the bag's positions is
+// software-pipelined: the first step's indices are loaded before it, and
+// each step loads the next step's indices (nothing past the last step)
+// before its own rows, whose indices it received.
 // HOST-LABEL: func.func @offsets_f32(
 // HOST:         %[[FLAG:.*]] = memref.alloca() : memref<1xi32>
 // HOST:         scf.parallel (%[[BLOCK:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
 // HOST:           scf.parallel (%[[THREAD:.*]]) = (%{{.*}}) to (%{{c256[_0-9]*}}) step (%{{.*}}) {
 // HOST:             arith.remui %[[THREAD]]
 // HOST:             arith.muli %[[BLOCK]]
-// HOST:             scf.for %{{.*}} step %{{c2[_0-9]*}} iter_args
-// HOST-COUNT-2:       vector.load
+// HOST:             %[[FIRST:.*]]:2 = scf.if %{{.*}} -> (index, index) {
+// HOST-COUNT-2:       memref.load
+// HOST:             } else {
+// HOST:             scf.for %{{.*}} step %{{c2[_0-9]*}} iter_args(%{{.*}} = %{{.*}}, %[[ROW0:.*]] = %[[FIRST]]#0, %[[ROW1:.*]] = %[[FIRST]]#1)
+// HOST:               %[[NEXT:.*]]:2 = scf.if %{{.*}} -> (index, index) {
+// HOST-COUNT-2:         memref.load
+// HOST:               vector.load %{{.*}}[%[[ROW0]],
+// HOST:               vector.load %{{.*}}[%[[ROW1]],
+// HOST:               scf.yield %{{.*}}, %[[NEXT]]#0, %[[NEXT]]#1 :
 // HOST:         memref.load %[[FLAG]]
 func.func @offsets_f32(%t: tensor<1000x64xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>, %d: i64, %out: memref<?x64xf32>) {
   %r = embbag.offsets sum %t[%i] offsets(%o) default(%d) : (tensor<1000x64xf32>, tensor<?xi64>, tensor<?xi64>, i64) -> tensor<?x64xf32>
@@ -93,19 +103,38 @@ func.func @packed_f16_odd_row(%t: tensor<?x12xf16>, %i: tensor<?x?xi32>, %out: m
 // rowwise(i8): a lane loads 8 codes, one 8-byte word (rows of 64 codes and
 // 8 bytes of scale and bias are only 8-byte aligned), and each row's f32
 // scale and bias; the codes become floats through the mantissa of 2^23
-// (no integer-to-float conversion), are dequantized before they are added,
-// and the 8 f32 results are stored at the destination's 16-byte alignment.
+// (no integer-to-float conversion), and a sum adds codes x scale into the
+// columns with one fma per code and the rows' biases into one f32, added
+// to every column at the end of the bag; the 8 f32 results are stored at
+// the destination's 16-byte alignment.
 
 // CHECK-LABEL: func.func @rowwise_i8(
 // CHECK:         gpu.launch
+// A checked row that is not taken is not read: its branch yields values
+// made from the index, which the selects discard, never constants (LLVM
+// would fold the conversion of constant zeros into the loading branch,
+// between one row's load and the next's, which then no longer overlap).
+// CHECK:           %[[ROW:.*]]:2 = scf.if %{{.*}} -> (vector<8xui8>, vector<8xui8>) {
+// CHECK-COUNT-2:     vector.load
+// CHECK:           } else {
+// CHECK-NOT:         arith.constant
+// CHECK:             arith.index_castui
+// CHECK-NOT:         arith.constant
+// CHECK:             vector.broadcast %{{.*}} : i8 to vector<8xi8>
+// CHECK-NOT:         arith.constant
+// CHECK:             scf.yield
 // CHECK:           %[[CODES:.*]] = vector.load %{{.*}} {alignment = 8 : i64} : memref<?x72xui8, {{.*}}>, vector<8xui8>
 // CHECK:           %[[TAIL:.*]] = vector.load %{{.*}}[%{{.*}}, %c64{{.*}}] {alignment = 8 : i64} : memref<?x72xui8, {{.*}}>, vector<8xui8>
 // CHECK:           vector.bitcast %{{.*}} : vector<8xi8> to vector<2xf32>
 // CHECK:           %[[WIDE:.*]] = arith.extui %{{.*}} : vector<8xi8> to vector<8xi32>
 // CHECK:           %[[BIASED:.*]] = arith.ori %[[WIDE]], %{{.*}} : vector<8xi32>
 // CHECK:           %[[F:.*]] = arith.bitcast %[[BIASED]] : vector<8xi32> to vector<8xf32>
-// CHECK:           arith.subf %[[F]], %{{.*}} : vector<8xf32>
-// CHECK:           vector.fma
+// CHECK:           %[[CODEF:.*]] = arith.subf %[[F]], %{{.*}} : vector<8xf32>
+// CHECK:           %[[SCALE:.*]] = vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK-NEXT:      vector.fma %[[CODEF]], %[[SCALE]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT:      arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK:           %[[BIASES:.*]] = vector.broadcast %[[SUMS:.*]]#1 : f32 to vector<8xf32>
+// CHECK-NEXT:      arith.addf %[[SUMS]]#0, %[[BIASES]] : vector<8xf32>
 // CHECK:           vector.store %{{.*}} {alignment = 16 : i64} : memref<?x64xf32>, vector<8xf32>
 func.func @rowwise_i8(%t: tensor<?x72xui8>, %i: tensor<?xi64>, %o: tensor<?xi64>, %out: memref<?x64xf32>) {
   %r = embbag.offsets sum %t[%i] offsets(%o) rowwise(i8) : (tensor<?x72xui8>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x64xf32>

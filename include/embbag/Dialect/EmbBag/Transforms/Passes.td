@@ -53,6 +53,38 @@ def EmbBagVerifyConstants : Pass<"embbag-verify-constants"> {
   ];
 }
 
+def EmbBagSetKernelOccupancy
+    : Pass<"embbag-set-kernel-occupancy", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Ask the PTX assembler to keep a number of blocks of each "
+                "kernel resident per SM (nvvm.minctasm)";
+  let description = [{
+    Sets `nvvm.minctasm = min-blocks` on every kernel `gpu.func` of the
+    module that does not set it itself: LLVM's NVPTX back end writes it as
+    `.minnctapersm`, and `ptxas` then keeps the kernel's registers at or
+    below 65536 / (min-blocks x threads per block), as CUDA's
+    `__launch_bounds__(threads, min-blocks)` does. `min-blocks=0` changes
+    nothing.
+
+    `--embbag-to-nvvm` runs it after `gpu-kernel-outlining` with 4: the bag
+    kernels (256 threads) are bound by the latency of their row loads, so
+    they need their blocks resident more than registers. On an H200, f16
+    offsets kernels that `ptxas` gave 66 registers (3 blocks of 256 per SM)
+    ran 20-30% slower than those it gave 64 (4 blocks); see docs/GPU.md.
+
+    Example:
+
+    ```mlir
+    gpu.func @bag_kernel(...) kernel attributes {nvvm.minctasm = 4 : i32, ...}
+    ```
+  }];
+  let options = [
+    Option<"minBlocks", "min-blocks", "unsigned", /*default=*/"4",
+           "Blocks of each kernel that should fit an SM at once (0: leave "
+           "the kernels alone)">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def EmbBagSetTargetTriple : Pass<"embbag-set-target-triple", "ModuleOp"> {
   let summary = "Name the machine the module's LLVM IR is for, unless the "
                 "module already does";
