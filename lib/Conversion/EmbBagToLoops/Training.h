@@ -69,6 +69,9 @@ struct TrainProblem {
   // How many unique rows ahead the row loop prefetches the rows it
   // updates; 0: no prefetch (a table the caches hold).
   int64_t prefetchRows = 0;
+  // The target's last-level cache (TargetModel): a `parallel` dense
+  // gradient that fits it is the sequential scatter-add.
+  int64_t lastLevelCacheBytes = 0;
 
   bool isMax() const { return reduction == Reduction::max; }
   /// Whether a position's share needs the position itself (its weight, or

@@ -91,6 +91,7 @@ TrainProblem normalize(ImplicitLocOpBuilder &b, PatternRewriter &rewriter,
   p.prefetchRows = config.prefetchDistance >= 0
                        ? config.prefetchDistance
                        : prefetchRowsFor(op.getTableType(), config.target);
+  p.lastLevelCacheBytes = config.target.lastLevelCacheBytes;
   rewriter.eraseOp(forward);
   return p;
 }
