@@ -156,8 +156,8 @@ static RawRow loadRaw(ImplicitLocOpBuilder &b, const Lane &l, Value row,
 /// constants. From constant zeros LLVM folds each row's conversion (f16 to
 /// f32, codes to floats) into the branch that loads the row, between its
 /// load and the next row's, and a thread then waits for each load before
-/// it issues the next: on an H200 a checked 8-bit kernel took 128
-/// registers and 2.7x the unchecked kernel's time.
+/// it issues the next: on an H200 a checked 8-bit kernel needed 128
+/// registers, and spilled 556 bytes when bound to 64 (docs/GPU.md).
 static RawRow skippedRaw(ImplicitLocOpBuilder &b, const Lane &l, Value row) {
   Value bits64 = arith::IndexCastUIOp::create(b, b.getI64Type(), row);
   auto fill = [&](VectorType type) -> Value {
