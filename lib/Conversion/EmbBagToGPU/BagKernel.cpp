@@ -437,7 +437,6 @@ static SmallVector<Value> loadIndicesBelow(ImplicitLocOpBuilder &b,
                                            const Lane &l, Value pos, Value hi,
                                            unsigned step) {
   Value any = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, pos, hi);
-  SmallVector<Type> types(step, b.getIndexType());
   auto ifOp = scf::IfOp::create(
       b, any,
       [&](OpBuilder &nested, Location loc) {

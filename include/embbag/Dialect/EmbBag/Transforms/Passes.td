@@ -69,7 +69,7 @@ def EmbBagSetKernelOccupancy
     kernels (256 threads) are bound by the latency of their row loads, so
     they need their blocks resident more than registers. On an H200, f16
     offsets kernels that `ptxas` gave 66 registers (3 blocks of 256 per SM)
-    ran 20-30% slower than those it gave 64 (4 blocks); see docs/GPU.md.
+    ran 25-50% slower than at 64 (4 blocks); see docs/GPU.md.
 
     Example:
 
