@@ -41,73 +41,87 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
   return %rows, %values : tensor<?xi64>, tensor<?x64xbf16>
 }
 
+// Each op: the buckets' three launches (count, place, fill), then the row
+// owners'; max's winners come first.
 // HOST:     llvm.func @sgd(
 // HOST:       llvm.call @embbagCudaScratch(
-// HOST:       gpu.launch_func
+// HOST-COUNT-4: gpu.launch_func
+// HOST-NOT:   gpu.launch_func
 // HOST:     llvm.func @adagrad(
 // HOST:       llvm.call @embbagCudaScratch(
-// HOST:       gpu.launch_func
-// HOST:       gpu.launch_func
+// HOST-COUNT-5: gpu.launch_func
+// HOST-NOT:   gpu.launch_func
 // HOST:     llvm.func @sparse(
 // HOST:       llvm.call @embbagCudaScratch(
 // HOST:       llvm.call @embbagCudaCountWord(
-// The row owners, the count, the groups' sums, their ranks, the chunks'
-// ranks; the host waits and reads the count.
-// HOST:       gpu.launch_func
-// HOST:       gpu.launch_func
-// HOST:       gpu.launch_func
-// HOST:       gpu.launch_func
-// HOST:       gpu.launch_func
+// The buckets, the row owners, the count, the groups' sums, their ranks,
+// the chunks' ranks; the host waits and reads the count.
+// HOST-COUNT-8: gpu.launch_func
 // HOST:       llvm.call @mgpuStreamSynchronize
 // HOST:       llvm.call @embbagCudaAlloc(
 // HOST:       llvm.call @embbagCudaAlloc(
 // The list of rows and the copy of their gradient rows.
-// HOST:       gpu.launch_func
-// HOST:       gpu.launch_func
+// HOST-COUNT-2: gpu.launch_func
 // HOST:       llvm.return
 // HOST:     llvm.func private @embbagCudaScratch(%{{.*}}: i64)
 
-// sgd: the row owners; mean's scale a reciprocal; the touched bits
-// are atomics; the step one fma per element, rounded to f16.
+// sgd. The count kernel: mean's scale a reciprocal, the indices flagged
+// (bit 32), a row's owner its low bits, the counts i64 words.
 // PTX-LABEL: // gpu.binary @sgd_kernel
 // PTX:       .visible .entry sgd_kernel(
 // PTX:       .maxntid 256, 1, 1
-// PTX:       atom.global.and.b32
 // PTX:       rcp.rn.f32
+// PTX:       atom.global.or.b32 {{.*}}, 32;
+// PTX:       and.b64
+// PTX:       st.global.b64
+// The one thread that places the chunks: an exclusive scan.
+// PTX-LABEL: // gpu.binary @sgd_kernel_0
+// PTX:       ld.global.b64
+// PTX:       st.global.b64
+// The fill kernel: each slot's position and bag, whole 8-byte stores.
+// PTX-LABEL: // gpu.binary @sgd_kernel_1
+// PTX:       and.b64
+// PTX:       st.global.b64
+// PTX:       st.global.b64
+// The row owners: the touched bits are atomics; the step one fma per
+// element, rounded to f16.
+// PTX-LABEL: // gpu.binary @sgd_kernel_2
+// PTX:       atom.global.and.b32
 // PTX:       atom.global.or.b32
 // PTX:       fma.rn.f32
 // PTX:       cvt.rn.f16.f32
-// Row-wise Adagrad: the winners' kernel, then the row owners' (one lane
-// per row), whose step takes sqrt.rn.
+// Row-wise Adagrad: the winners' kernel, the buckets', then the row
+// owners' (one lane per row), whose step takes sqrt.rn.
 // PTX-LABEL: // gpu.binary @adagrad_kernel
 // PTX:       .visible .entry adagrad_kernel(
 // PTX:       setp.gt.f32
-// PTX-LABEL: // gpu.binary @adagrad_kernel_0
+// PTX-LABEL: // gpu.binary @adagrad_kernel_6
 // PTX:       .visible .entry adagrad_kernel(
 // PTX:       sqrt.rn.f32
 // PTX:       fma.rn.f32
 
-// The sparse gradient's kernels: the row owners accumulate in f32 scratch
-// rows; the count and list kernels test lane 0's touched bit; the three
-// ranking kernels load counts and store sums; the copy rounds to bf16.
-// PTX-LABEL: // gpu.binary @sparse_kernel
+// The sparse gradient's kernels after the buckets: the row owners
+// accumulate in f32 scratch rows; the count and list kernels test lane 0's
+// touched bit; the three ranking kernels load counts and store sums; the
+// copy rounds to bf16.
+// PTX-LABEL: // gpu.binary @sparse_kernel_9
 // PTX:       atom.global.or.b32
-// PTX-LABEL: // gpu.binary @sparse_kernel_1
+// PTX-LABEL: // gpu.binary @sparse_kernel_10
 // PTX:       and.b{{32|64}} {{.*}}, 1;
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_2
+// PTX-LABEL: // gpu.binary @sparse_kernel_11
 // PTX:       ld.global.b64
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_3
+// PTX-LABEL: // gpu.binary @sparse_kernel_12
 // PTX:       ld.global.b64
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_4
+// PTX-LABEL: // gpu.binary @sparse_kernel_13
 // PTX:       ld.global.b64
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_5
+// PTX-LABEL: // gpu.binary @sparse_kernel_14
 // PTX:       and.b{{32|64}} {{.*}}, 1;
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_6
+// PTX-LABEL: // gpu.binary @sparse_kernel_15
 // PTX:       st.global.{{u|b}}16
 
 // The runtime's functions through their C interface.

@@ -294,18 +294,20 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
     from 8.1 on sm_70 and newer, and a batch that would pass it starts
     another launch. Unsupported ops are not batched
     (docs/GPU.md, "Table batching: one launch").
-    The training ops (`embbag.*_grad`, dense, and `embbag.*_update`) are
-    lowered too, to deterministic kernels without atomics on the gradient:
-    groups of lanes that each own the table rows r with r mod G = group
-    walk the positions in index order and sum their own rows; max first
-    finds each bag's winning positions; updates step the rows they touched
-    (docs/GPU.md, "Training"). Updates, max and f16/bf16 gradients
-    accumulate in scratch memory from the runtime function
+    The training ops (`embbag.*_grad`, dense or `sparse`, and
+    `embbag.*_update`) are lowered too, to deterministic kernels without
+    atomics on the gradient: the positions are sorted by row owner (a
+    stable counting sort, one thread per chunk of bags), then groups of
+    lanes that each own the table rows r with r mod G = group walk their
+    own positions in index order and sum their rows; max first finds each
+    bag's winning positions; updates step the rows they touched
+    (docs/GPU.md, "Training"). The sort, updates, max and f16/bf16
+    gradients use scratch memory from the runtime function
     `embbagCudaScratch` (a `memref.alloc` with `host-loops`), which the
     pass declares in the module too.
     Not supported yet, and reported as errors at the op (or left alone with
-    `leave-unsupported`): tables of integers or `f64`, `sparse` gradients,
-    and on the GPU results without a destination.
+    `leave-unsupported`): tables of integers or `f64`, and on the GPU
+    results without a destination (but a sparse gradient's returned rows).
     Only the embbag ops are rewritten. Example:
     `embbag-opt --convert-embbag-to-gpu --gpu-kernel-outlining`.
   }];
@@ -345,6 +347,15 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
            "batch-tables: the most bytes of kernel parameters one launch "
            "may take (PTX's limit: 4352 before ISA 8.1, 32764 from 8.1 on "
            "sm_70 and newer); a larger batch is split into launches">,
+    Option<"trainingOwners", "training-owners", "unsigned",
+           /*default=*/"1024",
+           "Training: the most groups of lanes that each own the table rows "
+           "r with r mod G = group and sum their gradients (a power of "
+           "two); each owner reads a word per chunk of bags">,
+    Option<"trainingChunkPositions", "training-chunk-positions", "unsigned",
+           /*default=*/"1024",
+           "Training: the positions a thread sorts by owner, in whole bags "
+           "(at least one, and at most 2048 chunks of bags)">,
   ];
 }
 

@@ -352,6 +352,14 @@ Value mlir::embbag::gpu_lowering::loadElement(ImplicitLocOpBuilder &b,
       llvm::Align(element.getIntOrFloatBitWidth() / 8));
 }
 
+void mlir::embbag::gpu_lowering::storeElement(ImplicitLocOpBuilder &b,
+                                              Value value, Value buffer,
+                                              ValueRange indices) {
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  memref::StoreOp::create(b, value, buffer, indices, /*nontemporal=*/false,
+                          llvm::Align(element.getIntOrFloatBitWidth() / 8));
+}
+
 static Value loadWeight(ImplicitLocOpBuilder &b, const Lane &l, Value pos) {
   Value w = loadElement(b, l.k.weights, pos);
   if (w.getType() != l.accType)

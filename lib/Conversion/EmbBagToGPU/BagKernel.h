@@ -89,6 +89,11 @@ Value sqrtF32(ImplicitLocOpBuilder &b, const BagKernel &k, Value x);
 /// split the load in two.
 Value loadElement(ImplicitLocOpBuilder &b, Value buffer, ValueRange indices);
 
+/// Stores `value` at `buffer[indices]`, at its natural alignment (as
+/// loadElement: an i64 store would otherwise be two 4-byte stores).
+void storeElement(ImplicitLocOpBuilder &b, Value value, Value buffer,
+                  ValueRange indices);
+
 /// Runs `body` when `condition` (i1) holds: an scf.if without results.
 void buildIf(ImplicitLocOpBuilder &b, Value condition,
              function_ref<void(ImplicitLocOpBuilder &)> body);

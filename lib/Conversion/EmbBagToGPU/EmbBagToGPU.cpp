@@ -759,18 +759,15 @@ struct ConvertEmbBagToGPUPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (rowsInFlight < 1 || rowsInFlight > 16) {
-      emitError(getOperation()->getLoc())
-          << "rows-in-flight must lie in [1, 16], not " << rowsInFlight;
+    if (failed(verifyOptions()))
       return signalPassFailure();
-    }
     if (!leaveUnsupported && failed(refuseUnsupported()))
       return signalPassFailure();
     if (!hostLoops && failed(declareRuntime()))
       return signalPassFailure();
-    ConvertEmbBagToGPUOptions options{checks,       hostLoops,
-                                      rowsInFlight, leaveUnsupported,
-                                      batchTables,  kernelParamBytes};
+    ConvertEmbBagToGPUOptions options{
+        checks,      hostLoops,        rowsInFlight,   leaveUnsupported,
+        batchTables, kernelParamBytes, trainingOwners, trainingChunkPositions};
     if (batchTables)
       ::batchTables(getOperation(), options);
     RewritePatternSet patterns(&getContext());
@@ -782,6 +779,20 @@ struct ConvertEmbBagToGPUPass
           return isa<BagOpInterface>(op) || isTrainingOp(op);
         },
         std::move(patterns));
+  }
+
+  /// Reports the options out of their range.
+  LogicalResult verifyOptions() {
+    Location loc = getOperation()->getLoc();
+    if (rowsInFlight < 1 || rowsInFlight > 16)
+      return emitError(loc) << "rows-in-flight must lie in [1, 16], not "
+                            << rowsInFlight.getValue();
+    if (!llvm::isPowerOf2_32(trainingOwners))
+      return emitError(loc) << "training-owners must be a power of two, not "
+                            << trainingOwners.getValue();
+    if (trainingChunkPositions < 1)
+      return emitError(loc) << "training-chunk-positions must be at least 1";
+    return success();
   }
 
   /// Declares the runtime functions the kernels call: the status word of

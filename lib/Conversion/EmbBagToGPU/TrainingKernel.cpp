@@ -139,14 +139,55 @@ forEachTaken(ImplicitLocOpBuilder &b, const BagKernel &k, Value start,
 }
 
 //===----------------------------------------------------------------------===//
-// Max's winners
+// Threads, spans and scans
 //===----------------------------------------------------------------------===//
 
-/// The position's thread id: block * kBlockSize + thread.
+/// The thread's global id: block * kBlockSize + thread.
 static Value globalId(ImplicitLocOpBuilder &b, Value block, Value thread) {
   return arith::AddIOp::create(
       b, arith::MulIOp::create(b, block, cst(b, kBlockSize)), thread);
 }
+
+/// Runs `body` on span `span` (the thread's global id) of the spans of
+/// `length` items that cover [0, total), if there is one, with its items
+/// [first, end).
+static void forThreadSpan(ImplicitLocOpBuilder &b, Value block, Value thread,
+                          Value total, int64_t length,
+                          function_ref<void(ImplicitLocOpBuilder &, Value span,
+                                            Value first, Value end)>
+                              body) {
+  Value span = globalId(b, block, thread);
+  Value spans = arith::CeilDivUIOp::create(b, total, cst(b, length));
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, span, spans),
+          [&](ImplicitLocOpBuilder &tb) {
+            Value first = arith::MulIOp::create(tb, span, cst(tb, length));
+            Value end = arith::MinUIOp::create(
+                tb, arith::AddIOp::create(tb, first, cst(tb, length)), total);
+            body(tb, span, first, end);
+          });
+}
+
+static Value i64(ImplicitLocOpBuilder &b, int64_t v) {
+  return arith::ConstantOp::create(b, b.getI64IntegerAttr(v));
+}
+
+/// Writes into `starts` [lo, hi) the exclusive prefix sums of `counts`
+/// (i64), starting from `init`; returns the sum after `hi`.
+static Value exclusiveScan(ImplicitLocOpBuilder &b, Value counts, Value starts,
+                           Value lo, Value hi, Value init) {
+  return buildLoop(b, lo, hi, cst(b, 1), ValueRange{init},
+                   [&](ImplicitLocOpBuilder &lb, Value i, ValueRange iter) {
+                     if (starts)
+                       storeElement(lb, iter[0], starts, ValueRange{i});
+                     Value count = loadElement(lb, counts, ValueRange{i});
+                     return SmallVector<Value>{
+                         arith::AddIOp::create(lb, iter[0], count)};
+                   })[0];
+}
+
+//===----------------------------------------------------------------------===//
+// Max's winners
+//===----------------------------------------------------------------------===//
 
 void mlir::embbag::gpu_lowering::buildWinnersThread(ImplicitLocOpBuilder &b,
                                                     const TrainingKernel &k,
@@ -182,9 +223,195 @@ void mlir::embbag::gpu_lowering::buildWinnersThread(ImplicitLocOpBuilder &b,
                         arith::SelectOp::create(ib, wins, v, iter[0]),
                         arith::SelectOp::create(ib, wins, p, iter[1])};
                   });
-              memref::StoreOp::create(cb, best[1], k.winners,
-                                      ValueRange{bag, col});
+              storeElement(cb, best[1], k.winners, ValueRange{bag, col});
               return SmallVector<Value>{};
+            });
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// The owners' buckets
+//===----------------------------------------------------------------------===//
+
+/// Whether the reduction scales each bag (mean, sqrtn).
+static bool isScaled(const BagKernel &k) {
+  return k.reduction == Reduction::mean || k.reduction == Reduction::sqrtn;
+}
+
+/// The row owner of `row`, a taken row of the table: its low bits (the
+/// owners are a power of two).
+static Value ownerOf(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                     Value row) {
+  return arith::AndIOp::create(
+      b, row, arith::SubIOp::create(b, k.numOwners, cst(b, 1)));
+}
+
+/// Runs `body` on chunk `chunk` of bags (the thread's global id), if there
+/// is one.
+static void forThreadBagChunk(
+    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block, Value thread,
+    function_ref<void(ImplicitLocOpBuilder &, Value chunk)> body) {
+  forThreadSpan(b, block, thread, k.numBagChunks, 1,
+                [&](ImplicitLocOpBuilder &tb, Value chunk, Value, Value) {
+                  body(tb, chunk);
+                });
+}
+
+/// Runs `body` for each bag of chunk `chunk`, with its checked range: the
+/// counting and the filling kernels see the same positions.
+static void forEachBagOf(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                         Value chunk,
+                         function_ref<void(ImplicitLocOpBuilder &, Value bag,
+                                           Value start, Value end)>
+                             body) {
+  Value first = arith::MulIOp::create(b, chunk, k.bagsPerChunk);
+  Value last =
+      arith::MinUIOp::create(b, arith::AddIOp::create(b, first, k.bagsPerChunk),
+                             k.bags.bounds.numBags);
+  buildLoop(b, first, last, cst(b, 1), ValueRange{},
+            [&](ImplicitLocOpBuilder &lb, Value bag, ValueRange) {
+              auto [start, end] = getCheckedRange(lb, k.bags, bag);
+              body(lb, bag, start, end);
+              return SmallVector<Value>{};
+            });
+}
+
+/// Adds `delta` (i64) to the count of chunk `chunk` and `row`'s owner;
+/// returns the count before.
+static Value bumpCount(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                       Value chunk, Value row, int64_t delta) {
+  SmallVector<Value, 2> at{chunk, ownerOf(b, k, row)};
+  Value count = loadElement(b, k.bucketCounts, at);
+  storeElement(b, arith::AddIOp::create(b, count, i64(b, delta)),
+               k.bucketCounts, at);
+  return count;
+}
+
+/// Counts the taken positions of [start, end) by owner into chunk `chunk`'s
+/// counts, and flags the indices outside the table. For mean and sqrtn it
+/// returns the bag's norm (f32: its taken positions, or the sum of their
+/// squared weights for weighted sqrtn); else null.
+static Value countBag(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                      Value chunk, Value start, Value end) {
+  const BagKernel &bags = k.bags;
+  bool squares = bags.reduction == Reduction::sqrtn && bags.weights;
+  SmallVector<Value, 1> inits;
+  if (isScaled(bags))
+    inits.push_back(f32(b, 0.0));
+  ValueRange norm =
+      buildLoop(b, start, end, cst(b, 1), inits,
+                [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
+                  Value row = loadRow(lb, bags, pos);
+                  Value inTable = isInTable(lb, bags, row);
+                  if (bags.indicesBit)
+                    flagUnless(lb, bags.flag, inTable, bags.indicesBit);
+                  Value taken = isTaken(lb, bags, row, inTable);
+                  buildIf(lb, taken, [&](ImplicitLocOpBuilder &tb) {
+                    bumpCount(tb, k, chunk, row, 1);
+                  });
+                  if (iter.empty())
+                    return SmallVector<Value>{};
+                  Value add = f32(lb, 1.0);
+                  if (squares) {
+                    Value w = loadWeight(lb, bags, pos);
+                    add = arith::MulFOp::create(lb, w, w);
+                  }
+                  return SmallVector<Value>{arith::AddFOp::create(
+                      lb, iter[0],
+                      arith::SelectOp::create(lb, taken, add, f32(lb, 0.0)))};
+                });
+  return norm.empty() ? Value() : norm[0];
+}
+
+void mlir::embbag::gpu_lowering::buildCountBucketsThread(
+    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
+    Value thread) {
+  forThreadBagChunk(
+      b, k, block, thread, [&](ImplicitLocOpBuilder &tb, Value chunk) {
+        buildLoop(tb, cst(tb, 0), k.numOwners, cst(tb, 1), ValueRange{},
+                  [&](ImplicitLocOpBuilder &lb, Value owner, ValueRange) {
+                    storeElement(lb, i64(lb, 0), k.bucketCounts,
+                                 ValueRange{chunk, owner});
+                    return SmallVector<Value>{};
+                  });
+        // The segment ids are checked here, once each, by one thread per bag.
+        BagKernel oneLane = k.bags;
+        oneLane.lanesPerBag = cst(tb, 1);
+        forEachBagOf(
+            tb, k, chunk,
+            [&](ImplicitLocOpBuilder &ib, Value bag, Value start, Value end) {
+              if (k.bags.segmentIdsBit)
+                checkSegment(ib, oneLane, bag, cst(ib, 0), start, end);
+              if (Value norm = countBag(ib, k, chunk, start, end))
+                storeElement(ib, reciprocalScale(ib, k.bags, norm), k.bagScales,
+                             ValueRange{bag});
+            });
+        // The counts become each owner's first slot in the chunk.
+        Value total = buildLoop(
+            tb, cst(tb, 0), k.numOwners, cst(tb, 1), ValueRange{i64(tb, 0)},
+            [&](ImplicitLocOpBuilder &lb, Value owner, ValueRange iter) {
+              SmallVector<Value, 2> at{chunk, owner};
+              Value count = loadElement(lb, k.bucketCounts, at);
+              storeElement(lb, iter[0], k.bucketCounts, at);
+              return SmallVector<Value>{
+                  arith::AddIOp::create(lb, iter[0], count)};
+            })[0];
+        storeElement(tb, total, k.chunkTotals, ValueRange{chunk});
+      });
+}
+
+void mlir::embbag::gpu_lowering::buildPlaceChunksThread(ImplicitLocOpBuilder &b,
+                                                        const TrainingKernel &k,
+                                                        Value block,
+                                                        Value thread) {
+  Value first =
+      cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread), cst(b, 0));
+  buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
+    exclusiveScan(tb, k.chunkTotals, k.chunkBases, cst(tb, 0), k.numBagChunks,
+                  i64(tb, 0));
+  });
+}
+
+/// The number of slots (num_indices), as an i64.
+static Value numSlots(ImplicitLocOpBuilder &b, const TrainingKernel &k) {
+  return arith::IndexCastOp::create(
+      b, b.getI64Type(), memref::DimOp::create(b, k.slotPositions, 0));
+}
+
+void mlir::embbag::gpu_lowering::buildFillBucketsThread(ImplicitLocOpBuilder &b,
+                                                        const TrainingKernel &k,
+                                                        Value block,
+                                                        Value thread) {
+  forThreadBagChunk(
+      b, k, block, thread, [&](ImplicitLocOpBuilder &tb, Value chunk) {
+        Value base = loadElement(tb, k.chunkBases, ValueRange{chunk});
+        Value slots = numSlots(tb, k);
+        forEachBagOf(
+            tb, k, chunk,
+            [&](ImplicitLocOpBuilder &ib, Value bag, Value start, Value end) {
+              Value bag64 =
+                  arith::IndexCastOp::create(ib, ib.getI64Type(), bag);
+              forEachTaken(
+                  ib, k.bags, start, end, ValueRange{},
+                  [&](ImplicitLocOpBuilder &pb, Value pos, Value row,
+                      ValueRange) {
+                    Value slot = arith::AddIOp::create(
+                        pb, base, bumpCount(pb, k, chunk, row, 1));
+                    // Only bags that overlap, which the offsets' rule forbids,
+                    // have more positions than the slots.
+                    Value inside =
+                        cmp(pb, arith::CmpIPredicate::ult, slot, slots);
+                    buildIf(pb, inside, [&](ImplicitLocOpBuilder &sb) {
+                      Value at = arith::IndexCastOp::create(
+                          sb, sb.getIndexType(), slot);
+                      storeElement(
+                          sb,
+                          arith::IndexCastOp::create(sb, sb.getI64Type(), pos),
+                          k.slotPositions, ValueRange{at});
+                      storeElement(sb, bag64, k.slotBags, ValueRange{at});
+                    });
+                    return SmallVector<Value>{};
+                  });
             });
       });
 }
@@ -200,10 +427,7 @@ struct Owner {
   const TrainingKernel &k;
   Value group, lane;
   const BagKernel &bags() const { return k.bags; }
-  bool scaled() const {
-    return bags().reduction == Reduction::mean ||
-           bags().reduction == Reduction::sqrtn;
-  }
+  bool scaled() const { return isScaled(bags()); }
   /// Where the group sums its rows' gradients.
   Value accumulator() const { return k.rowGrads ? k.rowGrads : k.tableGrad; }
   Type accumulatorType() const {
@@ -235,12 +459,6 @@ forEachOwnedRow(ImplicitLocOpBuilder &b, const Owner &o,
             });
 }
 
-/// Whether the group owns `row`, a taken row of the table (i1).
-static Value isOwned(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
-  return cmp(b, arith::CmpIPredicate::eq,
-             arith::RemUIOp::create(b, row, o.k.numOwners), o.group);
-}
-
 /// The lane's bit of `touched` (i32).
 static Value laneBit(ImplicitLocOpBuilder &b, const Owner &o) {
   Value lane = arith::IndexCastOp::create(b, b.getI32Type(), o.lane);
@@ -254,7 +472,7 @@ static void zeroOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
   Value zero = convert(b, f32(b, 0.0), o.accumulatorType());
   forEachOwnedRow(b, o, [&](ImplicitLocOpBuilder &rb, Value row) {
     forEachColumn(rb, o, [&](ImplicitLocOpBuilder &cb, Value col) {
-      memref::StoreOp::create(cb, zero, o.accumulator(), ValueRange{row, col});
+      storeElement(cb, zero, o.accumulator(), ValueRange{row, col});
     });
     if (o.k.touched)
       memref::AtomicRMWOp::create(
@@ -264,33 +482,6 @@ static void zeroOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
               arith::ConstantOp::create(rb, rb.getI32IntegerAttr(-1))),
           o.k.touched, ValueRange{row});
   });
-}
-
-/// mean's and sqrtn's scale of the bag of positions [start, end) (the CPU's
-/// `scale`: 1 / count, 1 / sqrt(count), weighted 1 / sqrt(sum w^2), over
-/// the taken positions), and whether it reads a row the group owns.
-static std::pair<Value, Value> scanBag(ImplicitLocOpBuilder &b, const Owner &o,
-                                       Value start, Value end) {
-  const BagKernel &k = o.bags();
-  bool squares = k.reduction == Reduction::sqrtn && k.weights;
-  Value no = arith::ConstantOp::create(b, b.getBoolAttr(false));
-  ValueRange sums = buildLoop(
-      b, start, end, cst(b, 1), ValueRange{f32(b, 0.0), no},
-      [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
-        Value row = loadRow(lb, k, pos);
-        Value taken = isTaken(lb, k, row, isInTable(lb, k, row));
-        Value add = f32(lb, 1.0);
-        if (squares) {
-          Value w = loadWeight(lb, k, pos);
-          add = arith::MulFOp::create(lb, w, w);
-        }
-        Value norm = arith::AddFOp::create(
-            lb, iter[0], arith::SelectOp::create(lb, taken, add, f32(lb, 0.0)));
-        Value mine = arith::AndIOp::create(lb, taken, isOwned(lb, o, row));
-        return SmallVector<Value>{norm,
-                                  arith::OrIOp::create(lb, iter[1], mine)};
-      });
-  return {reciprocalScale(b, k, sums[0]), sums[1]};
 }
 
 /// Adds position `pos`'s share (of bag `bag`, reading `row`) to the row's
@@ -316,8 +507,8 @@ static void addShare(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
           convert(ab, loadElement(ab, o.accumulator(), ValueRange{row, col}),
                   ab.getF32Type());
       Value sum = arith::AddFOp::create(ab, old, share);
-      memref::StoreOp::create(ab, convert(ab, sum, o.accumulatorType()),
-                              o.accumulator(), ValueRange{row, col});
+      storeElement(ab, convert(ab, sum, o.accumulatorType()), o.accumulator(),
+                   ValueRange{row, col});
     };
     if (!isMax)
       return add(cb);
@@ -331,89 +522,97 @@ static void addShare(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
                                 o.k.touched, ValueRange{row});
 }
 
-/// Adds position `pos`'s share to its row, `row`, if the group owns it.
-/// When `isChecker` (i1) holds, the group also flags an index outside the
-/// table (one group, not every group).
-static void addPosition(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
-                        Value pos, Value row, Value scale, Value isChecker) {
-  const BagKernel &k = o.bags();
-  Value inTable = isInTable(b, k, row);
-  if (k.indicesBit)
-    flagUnless(b, k.flag,
-               arith::OrIOp::create(
-                   b, inTable,
-                   arith::XOrIOp::create(
-                       b, isChecker,
-                       arith::ConstantOp::create(b, b.getBoolAttr(true)))),
-               k.indicesBit);
-  Value mine =
-      arith::AndIOp::create(b, isTaken(b, k, row, inTable), isOwned(b, o, row));
-  buildIf(b, mine, [&](ImplicitLocOpBuilder &tb) {
-    addShare(tb, o, bag, pos, row, scale);
-  });
+/// The slots [lo, hi) of the group's positions in chunk `chunk` (index):
+/// after the filling kernel, a chunk's count of an owner is the end of its
+/// slots, and the previous owner's the start.
+static std::pair<Value, Value> bucketOf(ImplicitLocOpBuilder &b, const Owner &o,
+                                        Value chunk) {
+  const TrainingKernel &k = o.k;
+  Value one = cst(b, 1);
+  Value previous =
+      arith::SubIOp::create(b, arith::MaxUIOp::create(b, o.group, one), one);
+  Value isFirst = cmp(b, arith::CmpIPredicate::eq, o.group, cst(b, 0));
+  Value start = arith::SelectOp::create(
+      b, isFirst, i64(b, 0),
+      loadElement(b, k.bucketCounts, ValueRange{chunk, previous}));
+  Value end = loadElement(b, k.bucketCounts, ValueRange{chunk, o.group});
+  Value base = loadElement(b, k.chunkBases, ValueRange{chunk});
+  Value slots = numSlots(b, k);
+  Value hi =
+      arith::MinUIOp::create(b, arith::AddIOp::create(b, base, end), slots);
+  Value lo =
+      arith::MinUIOp::create(b, arith::AddIOp::create(b, base, start), hi);
+  auto toIndex = [&](Value v) {
+    return arith::IndexCastOp::create(b, b.getIndexType(), v).getResult();
+  };
+  return {toIndex(lo), toIndex(hi)};
 }
 
-/// Indices a group loads at once in its walk: independent loads, in flight
-/// together, where one at a time would wait for each (a position's share
-/// may store, so a later index is not loaded before it).
-constexpr int64_t kIndicesInFlight = 4;
+namespace {
 
-/// Adds the shares of bag `bag`'s positions [start, end) to the rows the
-/// group owns, in index order.
-static void addBag(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
-                   Value start, Value end, Value scale, Value isChecker) {
-  const BagKernel &k = o.bags();
-  Value step = cst(b, kIndicesInFlight);
+/// A slot's position, its bag and its row (index).
+struct Slot {
+  Value pos, bag, row;
+};
+
+} // namespace
+
+static Slot loadSlot(ImplicitLocOpBuilder &b, const Owner &o, Value slot) {
+  auto load = [&](Value buffer) {
+    return arith::IndexCastOp::create(b, b.getIndexType(),
+                                      loadElement(b, buffer, ValueRange{slot}))
+        .getResult();
+  };
+  Value pos = load(o.k.slotPositions);
+  return {pos, load(o.k.slotBags), loadRow(b, o.bags(), pos)};
+}
+
+/// Adds the share of the slot's position to its row (which the group owns).
+static void addSlot(ImplicitLocOpBuilder &b, const Owner &o, const Slot &s) {
+  Value scale;
+  if (o.scaled())
+    scale = loadElement(b, o.k.bagScales, ValueRange{s.bag});
+  addShare(b, o, s.bag, s.pos, s.row, scale);
+}
+
+/// Slots a group loads at once in its walk: independent loads, in flight
+/// together, where one at a time would wait for each (a share stores, so
+/// a later slot is not loaded before it).
+constexpr int64_t kSlotsInFlight = 4;
+
+/// Adds the shares of slots [lo, hi), in order.
+static void addSlots(ImplicitLocOpBuilder &b, const Owner &o, Value lo,
+                     Value hi) {
+  Value step = cst(b, kSlotsInFlight);
   Value mainEnd = arith::AddIOp::create(
-      b, start,
+      b, lo,
       arith::MulIOp::create(
-          b,
-          arith::DivUIOp::create(b, arith::SubIOp::create(b, end, start), step),
+          b, arith::DivUIOp::create(b, arith::SubIOp::create(b, hi, lo), step),
           step));
-  buildLoop(b, start, mainEnd, step, ValueRange{},
+  buildLoop(b, lo, mainEnd, step, ValueRange{},
             [&](ImplicitLocOpBuilder &lb, Value first, ValueRange) {
-              SmallVector<Value> positions, rows;
-              for (int64_t i = 0; i < kIndicesInFlight; ++i) {
-                positions.push_back(
-                    arith::AddIOp::create(lb, first, cst(lb, i)));
-                rows.push_back(loadRow(lb, k, positions.back()));
-              }
-              for (auto [pos, row] : llvm::zip(positions, rows))
-                addPosition(lb, o, bag, pos, row, scale, isChecker);
+              SmallVector<Slot, kSlotsInFlight> slots;
+              for (int64_t i = 0; i < kSlotsInFlight; ++i)
+                slots.push_back(loadSlot(
+                    lb, o, arith::AddIOp::create(lb, first, cst(lb, i))));
+              for (const Slot &s : slots)
+                addSlot(lb, o, s);
               return SmallVector<Value>{};
             });
-  buildLoop(b, mainEnd, end, cst(b, 1), ValueRange{},
-            [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange) {
-              addPosition(lb, o, bag, pos, loadRow(lb, k, pos), scale,
-                          isChecker);
+  buildLoop(b, mainEnd, hi, cst(b, 1), ValueRange{},
+            [&](ImplicitLocOpBuilder &lb, Value slot, ValueRange) {
+              addSlot(lb, o, loadSlot(lb, o, slot));
               return SmallVector<Value>{};
             });
 }
 
-/// Walks every bag, adding the shares of the positions that read the
-/// group's rows.
-static void addBags(ImplicitLocOpBuilder &b, const Owner &o) {
-  const BagKernel &bags = o.bags();
-  // Group 0 checks the indices and segment ids: every group reads them all.
-  Value isChecker = cmp(b, arith::CmpIPredicate::eq, o.group, cst(b, 0));
-  buildLoop(b, cst(b, 0), bags.bounds.numBags, cst(b, 1), ValueRange{},
-            [&](ImplicitLocOpBuilder &lb, Value bag, ValueRange) {
-              auto [start, end] = getCheckedRange(lb, bags, bag);
-              if (bags.segmentIdsBit)
-                buildIf(lb, isChecker, [&](ImplicitLocOpBuilder &tb) {
-                  checkSegment(tb, bags, bag, o.lane, start, end);
-                });
-              if (!o.scaled()) {
-                addBag(lb, o, bag, start, end, Value(), isChecker);
-                return SmallVector<Value>{};
-              }
-              // A second walk only for a bag that reads an owned row (or to
-              // check its indices).
-              auto [scale, owned] = scanBag(lb, o, start, end);
-              buildIf(lb, arith::OrIOp::create(lb, owned, isChecker),
-                      [&](ImplicitLocOpBuilder &tb) {
-                        addBag(tb, o, bag, start, end, scale, isChecker);
-                      });
+/// Adds the shares of the group's positions, chunk by chunk: every bag's
+/// positions that read the group's rows, in index order.
+static void addBuckets(ImplicitLocOpBuilder &b, const Owner &o) {
+  buildLoop(b, cst(b, 0), o.k.numBagChunks, cst(b, 1), ValueRange{},
+            [&](ImplicitLocOpBuilder &lb, Value chunk, ValueRange) {
+              auto [lo, hi] = bucketOf(lb, o, chunk);
+              addSlots(lb, o, lo, hi);
               return SmallVector<Value>{};
             });
 }
@@ -432,7 +631,7 @@ static void copyUnlessInPlace(ImplicitLocOpBuilder &b, Value inPlace,
   Value copy = arith::XOrIOp::create(
       b, inPlace, arith::ConstantOp::create(b, b.getBoolAttr(true)));
   buildIf(b, copy, [&](ImplicitLocOpBuilder &tb) {
-    memref::StoreOp::create(tb, loadElement(tb, from, indices), to, indices);
+    storeElement(tb, loadElement(tb, from, indices), to, indices);
   });
 }
 
@@ -447,8 +646,8 @@ static void applyStep(ImplicitLocOpBuilder &b, const Owner &o, Value row,
     Value w = convert(cb, loadElement(cb, k.bags.table, ValueRange{row, col}),
                       cb.getF32Type());
     Value next = fma(cb, k.bags, minusStep, g, w);
-    memref::StoreOp::create(cb, convert(cb, next, type), k.updatedTable,
-                            ValueRange{row, col});
+    storeElement(cb, convert(cb, next, type), k.updatedTable,
+                 ValueRange{row, col});
   });
 }
 
@@ -470,8 +669,8 @@ static void adagradStep(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
   Value state = arith::AddFOp::create(
       b, convert(b, loadElement(b, k.state, ValueRange{row}), b.getF32Type()),
       arith::DivFOp::create(b, sumSquares, rowLength));
-  memref::StoreOp::create(b, convert(b, state, stateType), k.updatedState,
-                          ValueRange{row});
+  storeElement(b, convert(b, state, stateType), k.updatedState,
+               ValueRange{row});
   Value step = arith::DivFOp::create(
       b, k.learningRate,
       arith::AddFOp::create(b, sqrtF32(b, k.bags, state), k.epsilon));
@@ -510,8 +709,7 @@ static void roundOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
   forEachOwnedRow(b, o, [&](ImplicitLocOpBuilder &rb, Value row) {
     forEachColumn(rb, o, [&](ImplicitLocOpBuilder &cb, Value col) {
       Value g = loadElement(cb, k.rowGrads, ValueRange{row, col});
-      memref::StoreOp::create(cb, convert(cb, g, type), k.tableGrad,
-                              ValueRange{row, col});
+      storeElement(cb, convert(cb, g, type), k.tableGrad, ValueRange{row, col});
     });
   });
 }
@@ -533,13 +731,12 @@ void mlir::embbag::gpu_lowering::buildRowOwnersThread(ImplicitLocOpBuilder &b,
                                                       Value thread) {
   const BagKernel &bags = k.bags;
   auto [group, lane] = groupAndLane(b, bags, block, thread);
-  // A group that owns no row has nothing to do, but group 0 checks.
-  Value works = cmp(b, arith::CmpIPredicate::ult, group,
-                    arith::MaxUIOp::create(b, bags.numEmb, cst(b, 1)));
+  // A group that owns no row has nothing to do.
+  Value works = cmp(b, arith::CmpIPredicate::ult, group, bags.numEmb);
   buildIf(b, works, [&](ImplicitLocOpBuilder &tb) {
     Owner o{k, group, lane};
     zeroOwnedRows(tb, o);
-    addBags(tb, o);
+    addBuckets(tb, o);
     if (k.isUpdate())
       stepOwnedRows(tb, o);
     else if (k.rowGrads && !k.sparse)
@@ -554,25 +751,6 @@ void mlir::embbag::gpu_lowering::buildRowOwnersThread(ImplicitLocOpBuilder &b,
 Value mlir::embbag::gpu_lowering::numRowChunks(ImplicitLocOpBuilder &b,
                                                Value numEmb) {
   return arith::CeilDivUIOp::create(b, numEmb, cst(b, kRowsPerChunk));
-}
-
-/// Runs `body` on span `span` (the thread's global id) of the spans of
-/// `length` items that cover [0, total), if there is one, with its items
-/// [first, end).
-static void forThreadSpan(ImplicitLocOpBuilder &b, Value block, Value thread,
-                          Value total, int64_t length,
-                          function_ref<void(ImplicitLocOpBuilder &, Value span,
-                                            Value first, Value end)>
-                              body) {
-  Value span = globalId(b, block, thread);
-  Value spans = arith::CeilDivUIOp::create(b, total, cst(b, length));
-  buildIf(b, cmp(b, arith::CmpIPredicate::ult, span, spans),
-          [&](ImplicitLocOpBuilder &tb) {
-            Value first = arith::MulIOp::create(tb, span, cst(tb, length));
-            Value end = arith::MinUIOp::create(
-                tb, arith::AddIOp::create(tb, first, cst(tb, length)), total);
-            body(tb, span, first, end);
-          });
 }
 
 /// forThreadSpan over the table's chunks of kRowsPerChunk rows.
@@ -596,10 +774,6 @@ static Value isRowTouched(ImplicitLocOpBuilder &b, const TrainingKernel &k,
              arith::ConstantOp::create(b, b.getI32IntegerAttr(0)));
 }
 
-static Value i64(ImplicitLocOpBuilder &b, int64_t v) {
-  return arith::ConstantOp::create(b, b.getI64IntegerAttr(v));
-}
-
 void mlir::embbag::gpu_lowering::buildCountTouchedThread(
     ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
     Value thread) {
@@ -614,7 +788,7 @@ void mlir::embbag::gpu_lowering::buildCountTouchedThread(
               return SmallVector<Value>{
                   arith::AddIOp::create(lb, iter[0], one)};
             })[0];
-        memref::StoreOp::create(tb, count, k.chunkCounts, ValueRange{chunk});
+        storeElement(tb, count, k.chunkCounts, ValueRange{chunk});
       });
 }
 
@@ -635,20 +809,6 @@ forThreadGroup(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
                 kChunksPerGroup, body);
 }
 
-/// Writes into `starts` [lo, hi) the exclusive prefix sums of `counts`
-/// (i64), starting from `init`; returns the sum after `hi`.
-static Value exclusiveScan(ImplicitLocOpBuilder &b, Value counts, Value starts,
-                           Value lo, Value hi, Value init) {
-  return buildLoop(
-      b, lo, hi, cst(b, 1), ValueRange{init},
-      [&](ImplicitLocOpBuilder &lb, Value i, ValueRange iter) {
-        if (starts)
-          memref::StoreOp::create(lb, iter[0], starts, ValueRange{i});
-        Value count = loadElement(lb, counts, ValueRange{i});
-        return SmallVector<Value>{arith::AddIOp::create(lb, iter[0], count)};
-      })[0];
-}
-
 void mlir::embbag::gpu_lowering::buildSumGroupsThread(ImplicitLocOpBuilder &b,
                                                       const TrainingKernel &k,
                                                       Value block,
@@ -658,7 +818,7 @@ void mlir::embbag::gpu_lowering::buildSumGroupsThread(ImplicitLocOpBuilder &b,
       [&](ImplicitLocOpBuilder &tb, Value group, Value first, Value end) {
         Value sum =
             exclusiveScan(tb, k.chunkCounts, Value(), first, end, i64(tb, 0));
-        memref::StoreOp::create(tb, sum, k.groupCounts, ValueRange{group});
+        storeElement(tb, sum, k.groupCounts, ValueRange{group});
       });
 }
 
@@ -671,7 +831,7 @@ void mlir::embbag::gpu_lowering::buildRankGroupsThread(ImplicitLocOpBuilder &b,
   buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
     Value total = exclusiveScan(tb, k.groupCounts, k.groupStarts, cst(tb, 0),
                                 numChunkGroups(tb, k.bags.numEmb), i64(tb, 0));
-    memref::StoreOp::create(tb, total, k.numUnique, ValueRange{cst(tb, 0)});
+    storeElement(tb, total, k.numUnique, ValueRange{cst(tb, 0)});
   });
 }
 
@@ -704,7 +864,7 @@ void mlir::embbag::gpu_lowering::buildListTouchedThread(ImplicitLocOpBuilder &b,
                           ImplicitLocOpBuilder ib(loc, nested);
                           Value rank = arith::IndexCastOp::create(
                               ib, ib.getIndexType(), iter[0]);
-                          memref::StoreOp::create(
+                          storeElement(
                               ib, arith::IndexCastOp::create(ib, rowType, row),
                               k.uniqueRows, ValueRange{rank});
                           scf::YieldOp::create(ib,
@@ -734,8 +894,8 @@ void mlir::embbag::gpu_lowering::buildCopyRowValuesThread(
             Owner o{k, rank, lane};
             forEachColumn(tb, o, [&](ImplicitLocOpBuilder &cb, Value col) {
               Value g = loadElement(cb, k.rowGrads, ValueRange{row, col});
-              memref::StoreOp::create(cb, convert(cb, g, type), k.rowValues,
-                                      ValueRange{rank, col});
+              storeElement(cb, convert(cb, g, type), k.rowValues,
+                           ValueRange{rank, col});
             });
           });
 }
@@ -751,8 +911,8 @@ void mlir::embbag::gpu_lowering::buildZeroWeightsGradThread(
   Type type = cast<MemRefType>(k.weightsGrad.getType()).getElementType();
   buildIf(b, cmp(b, arith::CmpIPredicate::ult, pos, k.bags.bounds.numIndices),
           [&](ImplicitLocOpBuilder &tb) {
-            memref::StoreOp::create(tb, convert(tb, f32(tb, 0.0), type),
-                                    k.weightsGrad, ValueRange{pos});
+            storeElement(tb, convert(tb, f32(tb, 0.0), type), k.weightsGrad,
+                         ValueRange{pos});
           });
 }
 
@@ -815,9 +975,8 @@ void mlir::embbag::gpu_lowering::buildWeightsGradThread(ImplicitLocOpBuilder &b,
                              grad = arith::SubFOp::create(
                                  ib, arith::MulFOp::create(ib, s, grad), minus);
                            }
-                           memref::StoreOp::create(ib, convert(ib, grad, type),
-                                                   k.weightsGrad,
-                                                   ValueRange{pos});
+                           storeElement(ib, convert(ib, grad, type),
+                                        k.weightsGrad, ValueRange{pos});
                            return SmallVector<Value>{};
                          });
           });

@@ -7,11 +7,19 @@
 //   winners           max only, first: one thread per bag finds, for each
 //                     column, the position whose row gives the maximum
 //                     (the first on ties), from the table before any step.
-//   row owners        groups of lanes that each own the table rows r with
-//                     r mod numOwners = group: a group zeroes its rows'
-//                     accumulators, walks every bag's positions in index
-//                     order adding the share of each position that reads
-//                     one of its rows, then finishes its rows: rounds an
+//   buckets           one thread per chunk of bags counts, for each row
+//                     owner (a group of lanes that owns the table rows r
+//                     with r mod numOwners = group), the positions of its
+//                     bags that read the owner's rows, checks the indices,
+//                     and for mean and sqrtn stores each bag's scale; one
+//                     thread places the chunks' positions one after
+//                     another; then each chunk's thread writes its
+//                     positions, with their bags, owner by owner and in
+//                     index order: a stable counting sort by owner, without
+//                     atomics.
+//   row owners        a group zeroes its rows' accumulators, walks its
+//                     positions, chunk by chunk, adding the share of each
+//                     to its row, then finishes its rows: rounds an
 //                     f16/bf16 gradient, or takes the optimizer's step on
 //                     the rows it touched. No two groups write a row, so
 //                     there are no atomics on the gradient, and each row's
@@ -44,10 +52,11 @@
 
 namespace mlir::embbag::gpu_lowering {
 
-/// The most groups of lanes of the row owners' kernel: every group walks
-/// all the positions, so more groups than the GPU runs at once only add
-/// walks.
-constexpr int64_t kMaxOwners = 1024;
+/// The most chunks of bags of the owners' buckets (the pass option
+/// `training-chunk-positions` sets their positions): the bucket counts hold
+/// a word per chunk and owner, which each chunk's thread zeroes and scans,
+/// and each owner reads a word per chunk.
+constexpr int64_t kMaxBagChunks = 2048;
 
 /// Rows per thread of a sparse gradient's count and list kernels.
 constexpr int64_t kRowsPerChunk = 256;
@@ -72,7 +81,21 @@ struct TrainingKernel {
   Value dy;          // memref<num_bags x row x T>
   Value tableGrad;   // memref<num_emb x row x T>: a gradient op's; else null
   Value weightsGrad; // memref<num_indices x T>, or null
-  Value numOwners;   // index: the row owners' groups of lanes
+  Value numOwners;   // index: the row owners' groups of lanes, a power of
+                     // two; group g owns the rows r with r mod numOwners = g
+
+  // The owners' buckets (scratch memory): the bags in chunks of
+  // bagsPerChunk (index; numBagChunks of them); per chunk and owner the
+  // number of the owner's positions in the chunk, which the counting
+  // thread turns into their first slot in the chunk and the filling
+  // thread into their end (memref<num_chunks x num_owners x i64>); per
+  // chunk its positions' number and first slot (memref<num_chunks x i64>
+  // each); and per slot a position and its bag (memref<num_indices x i64>
+  // each), owner by owner in each chunk, in index order.
+  Value bagsPerChunk, numBagChunks;
+  Value bucketCounts, chunkTotals, chunkBases, slotPositions, slotBags;
+  // mean and sqrtn: each bag's scale (memref<num_bags x f32>).
+  Value bagScales;
 
   // Scratch memory (null when not needed):
   // the rows' gradients in f32, when the owners cannot accumulate in the
@@ -111,6 +134,22 @@ struct TrainingKernel {
 /// thread.
 void buildWinnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                         Value block, Value thread);
+
+/// Thread `thread` of block `block` of the kernel that counts each owner's
+/// positions, one chunk of bags per thread; it also checks the indices and
+/// segment ids, and stores mean's and sqrtn's scales.
+void buildCountBucketsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                             Value block, Value thread);
+
+/// The one thread of the kernel that gives each chunk of bags its first
+/// slot.
+void buildPlaceChunksThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                            Value block, Value thread);
+
+/// Thread `thread` of block `block` of the kernel that writes each chunk's
+/// positions into their owners' slots, one chunk of bags per thread.
+void buildFillBucketsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                            Value block, Value thread);
 
 /// Thread `thread` of block `block` of the row owners' kernel.
 void buildRowOwnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,

@@ -6,6 +6,9 @@
 // memory, and the launches, in stream order:
 //
 //   [max]      winners         one thread per bag
+//              count buckets   one thread per chunk of bags
+//              place chunks    one thread
+//              fill buckets    one thread per chunk of bags
 //              row owners      groups of lanes, each owning rows
 //   [weights]  zero, weights   one thread per position, then per bag
 //
@@ -132,8 +135,8 @@ static bool needsRowGrads(const TrainingOpView &view) {
 }
 
 bool gpu_lowering::needsScratch(Operation *op) {
-  std::optional<TrainingOpView> view = viewTrainingOp(op);
-  return view && (needsRowGrads(*view) || view->reduction == Reduction::max);
+  // Every training op sorts its positions by owner in scratch memory.
+  return viewTrainingOp(op).has_value();
 }
 
 bool gpu_lowering::allocatesResults(Operation *op) {
@@ -205,11 +208,12 @@ public:
     rewriter.eraseOp(forward);
     k.dy = readBuffer(b, flattenTable(b, view.dy));
     SmallVector<ResultBuffer> results = buildResults(b, view, k);
-    Value owners = chooseOwners(b, k, /*oneLane=*/view.state != nullptr);
+    Value owners = chooseOwners(b, k, /*oneLane=*/view.state != nullptr,
+                                options.trainingOwners);
+    chooseBagChunks(b, k, options.trainingChunkPositions);
     if (view.isUpdate)
       setOptimizer(b, view, k);
-    if (needsScratch(op))
-      allocateScratch(b, view, k);
+    allocateScratch(b, view, k);
     bool checked = checks.hasKernelClauses();
     if (checked) {
       k.bags.flag = allocateFlag(b, options.hostLoops);
@@ -288,21 +292,42 @@ private:
 
   /// Sets the row owners' lanes per row and groups per block (one lane for
   /// row-wise Adagrad, whose state reduces over the whole row), and their
-  /// groups; returns their blocks: a group per row, at most about
-  /// kMaxOwners groups, and at least one block (its group 0 checks the
-  /// indices).
+  /// groups; returns their blocks: a power of two of groups, a group per
+  /// row up to `maxOwners` (a power of two), and at least a block's.
   static Value chooseOwners(ImplicitLocOpBuilder &b, TrainingKernel &k,
-                            bool oneLane) {
+                            bool oneLane, int64_t maxOwners) {
     BagKernel &bags = k.bags;
     bags.lanesPerBag = oneLane ? cst(b, 1) : lanesFor(b, bags.rowLength);
     bags.bagsPerBlock =
         arith::DivUIOp::create(b, cst(b, kBlockSize), bags.lanesPerBag);
-    Value owners = arith::MinUIOp::create(
-        b, arith::MaxUIOp::create(b, bags.numEmb, cst(b, 1)),
-        cst(b, kMaxOwners));
+    // The power of two covering the rows (a row's owner is then its low
+    // bits), at most maxOwners.
+    Value owners = cst(b, maxOwners);
+    for (int64_t p = maxOwners / 2; p >= 1; p /= 2)
+      owners = arith::SelectOp::create(
+          b,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ule, bags.numEmb,
+                                cst(b, p)),
+          cst(b, p), owners);
     Value blocks = arith::CeilDivUIOp::create(b, owners, bags.bagsPerBlock);
     k.numOwners = arith::MulIOp::create(b, blocks, bags.bagsPerBlock);
     return blocks;
+  }
+
+  /// Sets the chunks of bags of the owners' buckets: about `positions`
+  /// positions each (by the average bag), at most kMaxBagChunks chunks.
+  static void chooseBagChunks(ImplicitLocOpBuilder &b, TrainingKernel &k,
+                              int64_t positions) {
+    Value one = cst(b, 1);
+    Value numBags = k.bags.bounds.numBags;
+    Value bagLength = arith::CeilDivUIOp::create(
+        b, arith::MaxUIOp::create(b, k.bags.bounds.numIndices, one),
+        arith::MaxUIOp::create(b, numBags, one));
+    Value perChunk = arith::MaxUIOp::create(
+        b, arith::DivUIOp::create(b, cst(b, positions), bagLength),
+        arith::CeilDivUIOp::create(b, numBags, cst(b, kMaxBagChunks)));
+    k.bagsPerChunk = arith::MaxUIOp::create(b, perChunk, one);
+    k.numBagChunks = arith::CeilDivUIOp::create(b, numBags, k.bagsPerChunk);
   }
 
   /// The optimizer's operands in `k`, and whether the results are their
@@ -336,7 +361,8 @@ private:
   void allocateScratch(ImplicitLocOpBuilder &b, const TrainingOpView &view,
                        TrainingKernel &k) const {
     Value rows = k.bags.numEmb, row = k.bags.rowLength;
-    Value bags = k.bags.bounds.numBags;
+    Value bags = k.bags.bounds.numBags, positions = k.bags.bounds.numIndices;
+    Value chunksOfBags = k.numBagChunks;
     Value bytes = cst(b, 0);
     auto region = [&](ArrayRef<Value> sizes, int64_t elementBytes) {
       Value offset = bytes;
@@ -355,6 +381,14 @@ private:
       touchedAt = region({rows}, 4);
     if (view.reduction == Reduction::max)
       winnersAt = region({bags, row}, 8);
+    Value bucketCountsAt = region({chunksOfBags, k.numOwners}, 8);
+    Value chunkTotalsAt = region({chunksOfBags}, 8);
+    Value chunkBasesAt = region({chunksOfBags}, 8);
+    Value slotPositionsAt = region({positions}, 8);
+    Value slotBagsAt = region({positions}, 8);
+    Value bagScalesAt;
+    if (view.reduction == Reduction::mean || view.reduction == Reduction::sqrtn)
+      bagScalesAt = region({bags}, 4);
     Value chunks, groups, groupCountsAt, groupStartsAt;
     if (view.sparse) {
       chunks = numRowChunks(b, rows);
@@ -387,17 +421,25 @@ private:
           touchedAt, ValueRange{rows});
     if (winnersAt)
       k.winners = view2D(winnersAt, bags, row, b.getI64Type());
+    auto view1D = [&](Value at, Value size, Type element) {
+      return memref::ViewOp::create(
+          b, MemRefType::get({ShapedType::kDynamic}, element), scratch, at,
+          ValueRange{size});
+    };
+    Type i64 = b.getI64Type();
+    k.bucketCounts = view2D(bucketCountsAt, chunksOfBags, k.numOwners, i64);
+    k.chunkTotals = view1D(chunkTotalsAt, chunksOfBags, i64);
+    k.chunkBases = view1D(chunkBasesAt, chunksOfBags, i64);
+    k.slotPositions = view1D(slotPositionsAt, positions, i64);
+    k.slotBags = view1D(slotBagsAt, positions, i64);
+    if (bagScalesAt)
+      k.bagScales = view1D(bagScalesAt, bags, b.getF32Type());
     if (!view.sparse)
       return;
-    auto view1D = [&](Value at, Value size) {
-      return memref::ViewOp::create(
-          b, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()), scratch,
-          at, ValueRange{size});
-    };
-    k.chunkCounts = view1D(countsAt, chunks);
-    k.chunkStarts = view1D(startsAt, chunks);
-    k.groupCounts = view1D(groupCountsAt, groups);
-    k.groupStarts = view1D(groupStartsAt, groups);
+    k.chunkCounts = view1D(countsAt, chunks, i64);
+    k.chunkStarts = view1D(startsAt, chunks, i64);
+    k.groupCounts = view1D(groupCountsAt, groups, i64);
+    k.groupStarts = view1D(groupStartsAt, groups, i64);
     auto wordType = MemRefType::get({1}, b.getI64Type());
     k.numUnique = options.hostLoops
                       ? memref::AllocaOp::create(b, wordType).getResult()
@@ -423,6 +465,10 @@ private:
     };
     if (k.winners)
       run(blocksFor(k.bags.bounds.numBags), false, buildWinnersThread);
+    Value chunkBlocks = blocksFor(k.numBagChunks);
+    run(chunkBlocks, false, buildCountBucketsThread);
+    run(cst(b, 1), false, buildPlaceChunksThread);
+    run(chunkBlocks, false, buildFillBucketsThread);
     run(owners, !k.weightsGrad && !k.sparse, buildRowOwnersThread);
     if (k.weightsGrad) {
       run(blocksFor(k.bags.bounds.numIndices), false,

@@ -3,9 +3,13 @@
 // RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="host-loops=1" | FileCheck %s --check-prefix=HOST
 
 // The training ops' launches (docs/GPU.md, "Training"). An f32 gradient:
-// the host checks, one launch of the row owners writing the destination
-// (no scratch memory), whose threads flag the offsets (bit 2) and the
-// indices (bit 32), then the one wait and the reports.
+// the host checks; scratch memory for the owners' buckets (counts per chunk
+// of bags and owner, the chunks' totals and first slots, each slot's
+// position and bag), no f32 rows (the owners add into the destination);
+// the count kernel, whose threads flag the offsets (bit 2) and the indices
+// (bit 32) and count each taken position for its row's owner; the one
+// thread that places the chunks; the fill kernel; the row owners writing
+// the destination; then the one wait and the reports.
 
 func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
                 %off: tensor<?xi64>, %out: memref<?x4xf32>) {
@@ -16,12 +20,19 @@ func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
   return
 }
 // CHECK-LABEL: func.func @grad
-// CHECK-NOT:     embbagCudaScratch
 // CHECK:         cf.assert {{.*}}embbag.offsets_grad at {{.*}}: the destination must have the shape of the result
+// CHECK:         %[[SCRATCH:.*]] = call @embbagCudaScratch(%{{.*}}) : (index) -> memref<?xi8>
+// CHECK-NEXT:    memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
+// CHECK-COUNT-4: memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi64>
+// CHECK-NOT:     memref.view
 // CHECK:         %[[FLAG:.*]] = call @embbagCudaStatusWord()
 // CHECK:         gpu.launch async
 // CHECK:           memref.atomic_rmw ori %c2_i32{{.*}}, %[[FLAG]]
 // CHECK:           memref.atomic_rmw ori %c32_i32{{.*}}, %[[FLAG]]
+// CHECK:           arith.remui
+// CHECK:         gpu.launch async {{.*}} in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK:         gpu.launch async
+// CHECK:         gpu.launch async
 // CHECK:           memref.store {{.*}}, %arg4[
 // CHECK-NOT:     gpu.launch
 // CHECK:         gpu.wait [
@@ -31,16 +42,16 @@ func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
 // CHECK:       func.func private @embbagCudaStatusWord() -> memref<1xi32> attributes {llvm.emit_c_interface}
 // OFF-LABEL:   func.func @grad
 // OFF-NOT:       embbagCudaStatusWord
-// OFF:           gpu.launch async
+// OFF-COUNT-4:   gpu.launch async
 // OFF-NOT:       gpu.launch
 // OFF-NOT:       gpu.wait [
 
 // -----
 
 // Row-wise Adagrad of max, bf16 table: scratch memory for the gradient rows
-// (f32), the touched bits and the winners; the winners' launch, then the
-// row owners' (one lane per row: bagsPerBlock 256); the in-place tests of
-// the table and the state.
+// (f32), the touched bits and the winners, then the buckets; the winners'
+// launch, the buckets' three, then the row owners' (one lane per row:
+// bagsPerBlock 256); the in-place tests of the table and the state.
 func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x8xbf16>,
                    %t: tensor<?x8xbf16>, %i: tensor<?xi32>, %off: tensor<?xi32>,
                    %tout: memref<?x8xbf16>, %sout: memref<?xf32>) {
@@ -61,8 +72,8 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x8xbf16>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xf32>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi32>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
-// CHECK:         gpu.launch async
-// CHECK:         gpu.launch async
+// CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
+// CHECK-COUNT-5: gpu.launch async
 // CHECK:           memref.atomic_rmw andi
 // CHECK:           memref.atomic_rmw ori
 // CHECK:           arith.truncf {{.*}} : f32 to bf16
