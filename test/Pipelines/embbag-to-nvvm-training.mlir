@@ -41,22 +41,22 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
   return %rows, %values : tensor<?xi64>, tensor<?x64xbf16>
 }
 
-// Each op: the buckets' three launches (count, place, fill), then the row
-// owners'; max's winners come first.
+// Each op: the buckets' four launches (count, scan the owners' counts,
+// place the owners, fill), then the row owners'; max's winners come first.
 // HOST:     llvm.func @sgd(
 // HOST:       llvm.call @embbagCudaScratch(
-// HOST-COUNT-4: gpu.launch_func
+// HOST-COUNT-5: gpu.launch_func
 // HOST-NOT:   gpu.launch_func
 // HOST:     llvm.func @adagrad(
 // HOST:       llvm.call @embbagCudaScratch(
-// HOST-COUNT-5: gpu.launch_func
+// HOST-COUNT-6: gpu.launch_func
 // HOST-NOT:   gpu.launch_func
 // HOST:     llvm.func @sparse(
 // HOST:       llvm.call @embbagCudaScratch(
 // HOST:       llvm.call @embbagCudaCountWord(
 // The buckets, the row owners, the count, the groups' sums, their ranks,
 // the chunks' ranks; the host waits and reads the count.
-// HOST-COUNT-8: gpu.launch_func
+// HOST-COUNT-9: gpu.launch_func
 // HOST:       llvm.call @mgpuStreamSynchronize
 // HOST:       llvm.call @embbagCudaAlloc(
 // HOST:       llvm.call @embbagCudaAlloc(
@@ -74,18 +74,22 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // PTX:       atom.global.or.b32 {{.*}}, 32;
 // PTX:       and.b64
 // PTX:       st.global.b64
-// The one thread that places the chunks: an exclusive scan.
+// The scan of each owner's counts over the chunks: eight loads at once.
 // PTX-LABEL: // gpu.binary @sgd_kernel_0
+// PTX-COUNT-8: ld.global.b64
+// PTX:       st.global.b64
+// The one thread that places the owners: an exclusive scan.
+// PTX-LABEL: // gpu.binary @sgd_kernel_1
 // PTX:       ld.global.b64
 // PTX:       st.global.b64
 // The fill kernel: each slot's position and bag, whole 8-byte stores.
-// PTX-LABEL: // gpu.binary @sgd_kernel_1
+// PTX-LABEL: // gpu.binary @sgd_kernel_2
 // PTX:       and.b64
 // PTX:       st.global.b64
 // PTX:       st.global.b64
 // The row owners: the touched bits are atomics; the step one fma per
 // element, rounded to f16.
-// PTX-LABEL: // gpu.binary @sgd_kernel_2
+// PTX-LABEL: // gpu.binary @sgd_kernel_3
 // PTX:       atom.global.and.b32
 // PTX:       atom.global.or.b32
 // PTX:       fma.rn.f32
@@ -95,7 +99,7 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // PTX-LABEL: // gpu.binary @adagrad_kernel
 // PTX:       .visible .entry adagrad_kernel(
 // PTX:       setp.gt.f32
-// PTX-LABEL: // gpu.binary @adagrad_kernel_6
+// PTX-LABEL: // gpu.binary @adagrad_kernel_8
 // PTX:       .visible .entry adagrad_kernel(
 // PTX:       sqrt.rn.f32
 // PTX:       fma.rn.f32
@@ -104,24 +108,24 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // accumulate in f32 scratch rows; the count and list kernels test lane 0's
 // touched bit; the three ranking kernels load counts and store sums; the
 // copy rounds to bf16.
-// PTX-LABEL: // gpu.binary @sparse_kernel_9
-// PTX:       atom.global.or.b32
-// PTX-LABEL: // gpu.binary @sparse_kernel_10
-// PTX:       and.b{{32|64}} {{.*}}, 1;
-// PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_11
-// PTX:       ld.global.b64
-// PTX:       st.global
 // PTX-LABEL: // gpu.binary @sparse_kernel_12
-// PTX:       ld.global.b64
-// PTX:       st.global
+// PTX:       atom.global.or.b32
 // PTX-LABEL: // gpu.binary @sparse_kernel_13
-// PTX:       ld.global.b64
+// PTX:       and.b{{32|64}} {{.*}}, 1;
 // PTX:       st.global
 // PTX-LABEL: // gpu.binary @sparse_kernel_14
-// PTX:       and.b{{32|64}} {{.*}}, 1;
+// PTX:       ld.global.b64
 // PTX:       st.global
 // PTX-LABEL: // gpu.binary @sparse_kernel_15
+// PTX:       ld.global.b64
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_16
+// PTX:       ld.global.b64
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_17
+// PTX:       and.b{{32|64}} {{.*}}, 1;
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_18
 // PTX:       st.global.{{u|b}}16
 
 // The runtime's functions through their C interface.

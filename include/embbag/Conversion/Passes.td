@@ -351,11 +351,12 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
            /*default=*/"1024",
            "Training: the most groups of lanes that each own the table rows "
            "r with r mod G = group and sum their gradients (a power of "
-           "two); each owner reads a word per chunk of bags">,
+           "two); the sort by owner keeps a count per owner and chunk of "
+           "bags">,
     Option<"trainingChunkPositions", "training-chunk-positions", "unsigned",
-           /*default=*/"1024",
-           "Training: the positions a thread sorts by owner, in whole bags "
-           "(at least one, and at most 2048 chunks of bags)">,
+           /*default=*/"256",
+           "Training: the positions one thread sorts by owner, in whole bags "
+           "(at least one bag, and at most 2048 chunks of bags)">,
   ];
 }
 

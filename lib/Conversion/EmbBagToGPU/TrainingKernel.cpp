@@ -171,18 +171,62 @@ static Value i64(ImplicitLocOpBuilder &b, int64_t v) {
   return arith::ConstantOp::create(b, b.getI64IntegerAttr(v));
 }
 
-/// Writes into `starts` [lo, hi) the exclusive prefix sums of `counts`
-/// (i64), starting from `init`; returns the sum after `hi`.
+/// Values a scan loads at once: a thread's scan would otherwise wait for
+/// each load before the next.
+constexpr int64_t kScanLoads = 8;
+
+/// Stores at each i of [lo, hi) the sum (i64) of `init` and the values
+/// `load` gives before i (with `store`; nothing when null), and returns
+/// the sum after `hi`. Each value is loaded before its sum is stored, so a
+/// scan may store where it loads.
+static Value exclusiveScan(
+    ImplicitLocOpBuilder &b, Value lo, Value hi, Value init,
+    function_ref<Value(ImplicitLocOpBuilder &, Value i)> load,
+    function_ref<void(ImplicitLocOpBuilder &, Value i, Value sum)> store) {
+  Value step = cst(b, kScanLoads);
+  Value mainEnd = arith::AddIOp::create(
+      b, lo,
+      arith::MulIOp::create(
+          b, arith::DivUIOp::create(b, arith::SubIOp::create(b, hi, lo), step),
+          step));
+  auto add = [&](ImplicitLocOpBuilder &lb, Value i, Value value, Value sum) {
+    if (store)
+      store(lb, i, sum);
+    return arith::AddIOp::create(lb, sum, value).getResult();
+  };
+  Value sum =
+      buildLoop(b, lo, mainEnd, step, ValueRange{init},
+                [&](ImplicitLocOpBuilder &lb, Value first, ValueRange iter) {
+                  SmallVector<Value, kScanLoads> at, values;
+                  for (int64_t j = 0; j < kScanLoads; ++j) {
+                    at.push_back(arith::AddIOp::create(lb, first, cst(lb, j)));
+                    values.push_back(load(lb, at.back()));
+                  }
+                  Value sum = iter[0];
+                  for (int64_t j = 0; j < kScanLoads; ++j)
+                    sum = add(lb, at[j], values[j], sum);
+                  return SmallVector<Value>{sum};
+                })[0];
+  return buildLoop(b, mainEnd, hi, cst(b, 1), ValueRange{sum},
+                   [&](ImplicitLocOpBuilder &lb, Value i, ValueRange iter) {
+                     return SmallVector<Value>{
+                         add(lb, i, load(lb, i), iter[0])};
+                   })[0];
+}
+
+/// exclusiveScan of the i64 buffer `counts` into `starts` (nowhere when
+/// null).
 static Value exclusiveScan(ImplicitLocOpBuilder &b, Value counts, Value starts,
                            Value lo, Value hi, Value init) {
-  return buildLoop(b, lo, hi, cst(b, 1), ValueRange{init},
-                   [&](ImplicitLocOpBuilder &lb, Value i, ValueRange iter) {
-                     if (starts)
-                       storeElement(lb, iter[0], starts, ValueRange{i});
-                     Value count = loadElement(lb, counts, ValueRange{i});
-                     return SmallVector<Value>{
-                         arith::AddIOp::create(lb, iter[0], count)};
-                   })[0];
+  auto load = [&](ImplicitLocOpBuilder &lb, Value i) {
+    return loadElement(lb, counts, ValueRange{i});
+  };
+  if (!starts)
+    return exclusiveScan(b, lo, hi, init, load, {});
+  return exclusiveScan(b, lo, hi, init, load,
+                       [&](ImplicitLocOpBuilder &lb, Value i, Value sum) {
+                         storeElement(lb, sum, starts, ValueRange{i});
+                       });
 }
 
 //===----------------------------------------------------------------------===//
@@ -276,14 +320,14 @@ static void forEachBagOf(ImplicitLocOpBuilder &b, const TrainingKernel &k,
             });
 }
 
-/// Adds `delta` (i64) to the count of chunk `chunk` and `row`'s owner;
-/// returns the count before.
+/// Adds 1 to the count of chunk `chunk` and `owner`; returns the count
+/// before.
 static Value bumpCount(ImplicitLocOpBuilder &b, const TrainingKernel &k,
-                       Value chunk, Value row, int64_t delta) {
-  SmallVector<Value, 2> at{chunk, ownerOf(b, k, row)};
+                       Value chunk, Value owner) {
+  SmallVector<Value, 2> at{chunk, owner};
   Value count = loadElement(b, k.bucketCounts, at);
-  storeElement(b, arith::AddIOp::create(b, count, i64(b, delta)),
-               k.bucketCounts, at);
+  storeElement(b, arith::AddIOp::create(b, count, i64(b, 1)), k.bucketCounts,
+               at);
   return count;
 }
 
@@ -307,7 +351,7 @@ static Value countBag(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                     flagUnless(lb, bags.flag, inTable, bags.indicesBit);
                   Value taken = isTaken(lb, bags, row, inTable);
                   buildIf(lb, taken, [&](ImplicitLocOpBuilder &tb) {
-                    bumpCount(tb, k, chunk, row, 1);
+                    bumpCount(tb, k, chunk, ownerOf(tb, k, row));
                   });
                   if (iter.empty())
                     return SmallVector<Value>{};
@@ -346,29 +390,39 @@ void mlir::embbag::gpu_lowering::buildCountBucketsThread(
                 storeElement(ib, reciprocalScale(ib, k.bags, norm), k.bagScales,
                              ValueRange{bag});
             });
-        // The counts become each owner's first slot in the chunk.
-        Value total = buildLoop(
-            tb, cst(tb, 0), k.numOwners, cst(tb, 1), ValueRange{i64(tb, 0)},
-            [&](ImplicitLocOpBuilder &lb, Value owner, ValueRange iter) {
-              SmallVector<Value, 2> at{chunk, owner};
-              Value count = loadElement(lb, k.bucketCounts, at);
-              storeElement(lb, iter[0], k.bucketCounts, at);
-              return SmallVector<Value>{
-                  arith::AddIOp::create(lb, iter[0], count)};
-            })[0];
-        storeElement(tb, total, k.chunkTotals, ValueRange{chunk});
       });
 }
 
-void mlir::embbag::gpu_lowering::buildPlaceChunksThread(ImplicitLocOpBuilder &b,
+void mlir::embbag::gpu_lowering::buildScanOwnersThread(ImplicitLocOpBuilder &b,
+                                                       const TrainingKernel &k,
+                                                       Value block,
+                                                       Value thread) {
+  Value owner = globalId(b, block, thread);
+  buildIf(
+      b, cmp(b, arith::CmpIPredicate::ult, owner, k.numOwners),
+      [&](ImplicitLocOpBuilder &tb) {
+        Value total = exclusiveScan(
+            tb, cst(tb, 0), k.numBagChunks, i64(tb, 0),
+            [&](ImplicitLocOpBuilder &lb, Value chunk) {
+              return loadElement(lb, k.bucketCounts, ValueRange{chunk, owner});
+            },
+            [&](ImplicitLocOpBuilder &lb, Value chunk, Value sum) {
+              storeElement(lb, sum, k.bucketCounts, ValueRange{chunk, owner});
+            });
+        storeElement(tb, total, k.ownerTotals, ValueRange{owner});
+      });
+}
+
+void mlir::embbag::gpu_lowering::buildPlaceOwnersThread(ImplicitLocOpBuilder &b,
                                                         const TrainingKernel &k,
                                                         Value block,
                                                         Value thread) {
   Value first =
       cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread), cst(b, 0));
   buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
-    exclusiveScan(tb, k.chunkTotals, k.chunkBases, cst(tb, 0), k.numBagChunks,
-                  i64(tb, 0));
+    Value total = exclusiveScan(tb, k.ownerTotals, k.ownerBases, cst(tb, 0),
+                                k.numOwners, i64(tb, 0));
+    storeElement(tb, total, k.ownerBases, ValueRange{k.numOwners});
   });
 }
 
@@ -378,40 +432,42 @@ static Value numSlots(ImplicitLocOpBuilder &b, const TrainingKernel &k) {
       b, b.getI64Type(), memref::DimOp::create(b, k.slotPositions, 0));
 }
 
+/// Writes position `pos` of bag `bag` (index), which reads a row of
+/// `owner`, into the owner's next slot from chunk `chunk`.
+static void fillSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                     Value chunk, Value owner, Value pos, Value bag) {
+  Value slot =
+      arith::AddIOp::create(b, loadElement(b, k.ownerBases, ValueRange{owner}),
+                            bumpCount(b, k, chunk, owner));
+  // Only bags that overlap, which the offsets' rule forbids, have more
+  // positions than the slots.
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, slot, numSlots(b, k)),
+          [&](ImplicitLocOpBuilder &sb) {
+            Value at = arith::IndexCastOp::create(sb, sb.getIndexType(), slot);
+            auto toI64 = [&](Value v) {
+              return arith::IndexCastOp::create(sb, sb.getI64Type(), v);
+            };
+            storeElement(sb, toI64(pos), k.slotPositions, ValueRange{at});
+            storeElement(sb, toI64(bag), k.slotBags, ValueRange{at});
+          });
+}
+
 void mlir::embbag::gpu_lowering::buildFillBucketsThread(ImplicitLocOpBuilder &b,
                                                         const TrainingKernel &k,
                                                         Value block,
                                                         Value thread) {
   forThreadBagChunk(
       b, k, block, thread, [&](ImplicitLocOpBuilder &tb, Value chunk) {
-        Value base = loadElement(tb, k.chunkBases, ValueRange{chunk});
-        Value slots = numSlots(tb, k);
         forEachBagOf(
             tb, k, chunk,
             [&](ImplicitLocOpBuilder &ib, Value bag, Value start, Value end) {
-              Value bag64 =
-                  arith::IndexCastOp::create(ib, ib.getI64Type(), bag);
-              forEachTaken(
-                  ib, k.bags, start, end, ValueRange{},
-                  [&](ImplicitLocOpBuilder &pb, Value pos, Value row,
-                      ValueRange) {
-                    Value slot = arith::AddIOp::create(
-                        pb, base, bumpCount(pb, k, chunk, row, 1));
-                    // Only bags that overlap, which the offsets' rule forbids,
-                    // have more positions than the slots.
-                    Value inside =
-                        cmp(pb, arith::CmpIPredicate::ult, slot, slots);
-                    buildIf(pb, inside, [&](ImplicitLocOpBuilder &sb) {
-                      Value at = arith::IndexCastOp::create(
-                          sb, sb.getIndexType(), slot);
-                      storeElement(
-                          sb,
-                          arith::IndexCastOp::create(sb, sb.getI64Type(), pos),
-                          k.slotPositions, ValueRange{at});
-                      storeElement(sb, bag64, k.slotBags, ValueRange{at});
-                    });
-                    return SmallVector<Value>{};
-                  });
+              forEachTaken(ib, k.bags, start, end, ValueRange{},
+                           [&](ImplicitLocOpBuilder &pb, Value pos, Value row,
+                               ValueRange) {
+                             fillSlot(pb, k, chunk, ownerOf(pb, k, row), pos,
+                                      bag);
+                             return SmallVector<Value>{};
+                           });
             });
       });
 }
@@ -522,26 +578,15 @@ static void addShare(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
                                 o.k.touched, ValueRange{row});
 }
 
-/// The slots [lo, hi) of the group's positions in chunk `chunk` (index):
-/// after the filling kernel, a chunk's count of an owner is the end of its
-/// slots, and the previous owner's the start.
-static std::pair<Value, Value> bucketOf(ImplicitLocOpBuilder &b, const Owner &o,
-                                        Value chunk) {
+/// The slots [lo, hi) of the group's positions (index).
+static std::pair<Value, Value> bucketOf(ImplicitLocOpBuilder &b,
+                                        const Owner &o) {
   const TrainingKernel &k = o.k;
-  Value one = cst(b, 1);
-  Value previous =
-      arith::SubIOp::create(b, arith::MaxUIOp::create(b, o.group, one), one);
-  Value isFirst = cmp(b, arith::CmpIPredicate::eq, o.group, cst(b, 0));
-  Value start = arith::SelectOp::create(
-      b, isFirst, i64(b, 0),
-      loadElement(b, k.bucketCounts, ValueRange{chunk, previous}));
-  Value end = loadElement(b, k.bucketCounts, ValueRange{chunk, o.group});
-  Value base = loadElement(b, k.chunkBases, ValueRange{chunk});
-  Value slots = numSlots(b, k);
-  Value hi =
-      arith::MinUIOp::create(b, arith::AddIOp::create(b, base, end), slots);
-  Value lo =
-      arith::MinUIOp::create(b, arith::AddIOp::create(b, base, start), hi);
+  Value next = arith::AddIOp::create(b, o.group, cst(b, 1));
+  Value hi = arith::MinUIOp::create(
+      b, loadElement(b, k.ownerBases, ValueRange{next}), numSlots(b, k));
+  Value lo = arith::MinUIOp::create(
+      b, loadElement(b, k.ownerBases, ValueRange{o.group}), hi);
   auto toIndex = [&](Value v) {
     return arith::IndexCastOp::create(b, b.getIndexType(), v).getResult();
   };
@@ -606,15 +651,11 @@ static void addSlots(ImplicitLocOpBuilder &b, const Owner &o, Value lo,
             });
 }
 
-/// Adds the shares of the group's positions, chunk by chunk: every bag's
-/// positions that read the group's rows, in index order.
-static void addBuckets(ImplicitLocOpBuilder &b, const Owner &o) {
-  buildLoop(b, cst(b, 0), o.k.numBagChunks, cst(b, 1), ValueRange{},
-            [&](ImplicitLocOpBuilder &lb, Value chunk, ValueRange) {
-              auto [lo, hi] = bucketOf(lb, o, chunk);
-              addSlots(lb, o, lo, hi);
-              return SmallVector<Value>{};
-            });
+/// Adds the shares of the group's positions: every bag's positions that
+/// read the group's rows, in index order.
+static void addBucket(ImplicitLocOpBuilder &b, const Owner &o) {
+  auto [lo, hi] = bucketOf(b, o);
+  addSlots(b, o, lo, hi);
 }
 
 /// Whether the lane added to `row` (i1).
@@ -736,7 +777,7 @@ void mlir::embbag::gpu_lowering::buildRowOwnersThread(ImplicitLocOpBuilder &b,
   buildIf(b, works, [&](ImplicitLocOpBuilder &tb) {
     Owner o{k, group, lane};
     zeroOwnedRows(tb, o);
-    addBuckets(tb, o);
+    addBucket(tb, o);
     if (k.isUpdate())
       stepOwnedRows(tb, o);
     else if (k.rowGrads && !k.sparse)

@@ -12,11 +12,12 @@
 //                     with r mod numOwners = group), the positions of its
 //                     bags that read the owner's rows, checks the indices,
 //                     and for mean and sqrtn stores each bag's scale; one
-//                     thread places the chunks' positions one after
-//                     another; then each chunk's thread writes its
-//                     positions, with their bags, owner by owner and in
-//                     index order: a stable counting sort by owner, without
-//                     atomics.
+//                     thread per owner scans its counts over the chunks,
+//                     and one thread the owners' totals; then each
+//                     chunk's thread writes its positions, with their
+//                     bags, into their owners' slots: a stable counting
+//                     sort by owner, without atomics, which leaves each
+//                     owner's positions together and in index order.
 //   row owners        a group zeroes its rows' accumulators, walks its
 //                     positions, chunk by chunk, adding the share of each
 //                     to its row, then finishes its rows: rounds an
@@ -86,14 +87,15 @@ struct TrainingKernel {
 
   // The owners' buckets (scratch memory): the bags in chunks of
   // bagsPerChunk (index; numBagChunks of them); per chunk and owner the
-  // number of the owner's positions in the chunk, which the counting
-  // thread turns into their first slot in the chunk and the filling
-  // thread into their end (memref<num_chunks x num_owners x i64>); per
-  // chunk its positions' number and first slot (memref<num_chunks x i64>
-  // each); and per slot a position and its bag (memref<num_indices x i64>
-  // each), owner by owner in each chunk, in index order.
+  // number of the owner's positions in the chunk, which the scan turns into
+  // their first slot among the owner's and the filling thread into their
+  // end (memref<num_chunks x num_owners x i64>); per owner the number of
+  // its positions (memref<num_owners x i64>) and its first slot, and the
+  // number of slots at the end (memref<num_owners + 1 x i64>); per slot a
+  // position and its bag (memref<num_indices x i64> each): owner by owner,
+  // each owner's in index order.
   Value bagsPerChunk, numBagChunks;
-  Value bucketCounts, chunkTotals, chunkBases, slotPositions, slotBags;
+  Value bucketCounts, ownerTotals, ownerBases, slotPositions, slotBags;
   // mean and sqrtn: each bag's scale (memref<num_bags x f32>).
   Value bagScales;
 
@@ -141,9 +143,14 @@ void buildWinnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
 void buildCountBucketsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                              Value block, Value thread);
 
-/// The one thread of the kernel that gives each chunk of bags its first
-/// slot.
-void buildPlaceChunksThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+/// Thread `thread` of block `block` of the kernel that turns each owner's
+/// counts into the first slot of its positions from each chunk, and their
+/// total, one owner per thread.
+void buildScanOwnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                           Value block, Value thread);
+
+/// The one thread of the kernel that gives each owner its first slot.
+void buildPlaceOwnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                             Value block, Value thread);
 
 /// Thread `thread` of block `block` of the kernel that writes each chunk's

@@ -7,7 +7,8 @@
 //
 //   [max]      winners         one thread per bag
 //              count buckets   one thread per chunk of bags
-//              place chunks    one thread
+//              scan owners     one thread per row owner
+//              place owners    one thread
 //              fill buckets    one thread per chunk of bags
 //              row owners      groups of lanes, each owning rows
 //   [weights]  zero, weights   one thread per position, then per bag
@@ -382,8 +383,9 @@ private:
     if (view.reduction == Reduction::max)
       winnersAt = region({bags, row}, 8);
     Value bucketCountsAt = region({chunksOfBags, k.numOwners}, 8);
-    Value chunkTotalsAt = region({chunksOfBags}, 8);
-    Value chunkBasesAt = region({chunksOfBags}, 8);
+    Value ownerTotalsAt = region({k.numOwners}, 8);
+    Value ownerBasesAt =
+        region({arith::AddIOp::create(b, k.numOwners, cst(b, 1))}, 8);
     Value slotPositionsAt = region({positions}, 8);
     Value slotBagsAt = region({positions}, 8);
     Value bagScalesAt;
@@ -428,8 +430,9 @@ private:
     };
     Type i64 = b.getI64Type();
     k.bucketCounts = view2D(bucketCountsAt, chunksOfBags, k.numOwners, i64);
-    k.chunkTotals = view1D(chunkTotalsAt, chunksOfBags, i64);
-    k.chunkBases = view1D(chunkBasesAt, chunksOfBags, i64);
+    k.ownerTotals = view1D(ownerTotalsAt, k.numOwners, i64);
+    k.ownerBases = view1D(
+        ownerBasesAt, arith::AddIOp::create(b, k.numOwners, cst(b, 1)), i64);
     k.slotPositions = view1D(slotPositionsAt, positions, i64);
     k.slotBags = view1D(slotBagsAt, positions, i64);
     if (bagScalesAt)
@@ -467,7 +470,8 @@ private:
       run(blocksFor(k.bags.bounds.numBags), false, buildWinnersThread);
     Value chunkBlocks = blocksFor(k.numBagChunks);
     run(chunkBlocks, false, buildCountBucketsThread);
-    run(cst(b, 1), false, buildPlaceChunksThread);
+    run(blocksFor(k.numOwners), false, buildScanOwnersThread);
+    run(cst(b, 1), false, buildPlaceOwnersThread);
     run(chunkBlocks, false, buildFillBucketsThread);
     run(owners, !k.weightsGrad && !k.sparse, buildRowOwnersThread);
     if (k.weightsGrad) {
