@@ -229,6 +229,19 @@ static Value exclusiveScan(ImplicitLocOpBuilder &b, Value counts, Value starts,
                        });
 }
 
+/// Thread 0 (of block 0) scans `counts`' first `n` words into `starts`
+/// and stores their total at `totals[at]`; the other threads do nothing.
+static void scanInFirstThread(ImplicitLocOpBuilder &b, Value block,
+                              Value thread, Value counts, Value starts, Value n,
+                              Value totals, Value at) {
+  Value first =
+      cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread), cst(b, 0));
+  buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
+    Value total = exclusiveScan(tb, counts, starts, cst(tb, 0), n, i64(tb, 0));
+    storeElement(tb, total, totals, ValueRange{at});
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Max's winners
 //===----------------------------------------------------------------------===//
@@ -417,13 +430,9 @@ void mlir::embbag::gpu_lowering::buildPlaceOwnersThread(ImplicitLocOpBuilder &b,
                                                         const TrainingKernel &k,
                                                         Value block,
                                                         Value thread) {
-  Value first =
-      cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread), cst(b, 0));
-  buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
-    Value total = exclusiveScan(tb, k.ownerTotals, k.ownerBases, cst(tb, 0),
-                                k.numOwners, i64(tb, 0));
-    storeElement(tb, total, k.ownerBases, ValueRange{k.numOwners});
-  });
+  // The total goes after the bases: owner g's slots end at base g + 1.
+  scanInFirstThread(b, block, thread, k.ownerTotals, k.ownerBases, k.numOwners,
+                    k.ownerBases, k.numOwners);
 }
 
 /// The number of slots (num_indices), as an i64.
@@ -867,13 +876,8 @@ void mlir::embbag::gpu_lowering::buildRankGroupsThread(ImplicitLocOpBuilder &b,
                                                        const TrainingKernel &k,
                                                        Value block,
                                                        Value thread) {
-  Value first =
-      cmp(b, arith::CmpIPredicate::eq, globalId(b, block, thread), cst(b, 0));
-  buildIf(b, first, [&](ImplicitLocOpBuilder &tb) {
-    Value total = exclusiveScan(tb, k.groupCounts, k.groupStarts, cst(tb, 0),
-                                numChunkGroups(tb, k.bags.numEmb), i64(tb, 0));
-    storeElement(tb, total, k.numUnique, ValueRange{cst(tb, 0)});
-  });
+  scanInFirstThread(b, block, thread, k.groupCounts, k.groupStarts,
+                    numChunkGroups(b, k.bags.numEmb), k.numUnique, cst(b, 0));
 }
 
 void mlir::embbag::gpu_lowering::buildRankChunksThread(ImplicitLocOpBuilder &b,

@@ -19,8 +19,9 @@
 //                     sort by owner, without atomics, which leaves each
 //                     owner's positions together and in index order.
 //   row owners        a group zeroes its rows' accumulators, walks its
-//                     positions, chunk by chunk, adding the share of each
-//                     to its row, then finishes its rows: rounds an
+//                     slots (its positions, in index order), adding the
+//                     share of each to its row, then finishes its rows:
+//                     rounds an
 //                     f16/bf16 gradient, or takes the optimizer's step on
 //                     the rows it touched. No two groups write a row, so
 //                     there are no atomics on the gradient, and each row's
@@ -55,8 +56,7 @@ namespace mlir::embbag::gpu_lowering {
 
 /// The most chunks of bags of the owners' buckets (the pass option
 /// `training-chunk-positions` sets their positions): the bucket counts hold
-/// a word per chunk and owner, which each chunk's thread zeroes and scans,
-/// and each owner reads a word per chunk.
+/// a word per chunk and owner, and each owner's scan reads one per chunk.
 constexpr int64_t kMaxBagChunks = 2048;
 
 /// Rows per thread of a sparse gradient's count and list kernels.
