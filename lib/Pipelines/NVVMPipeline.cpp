@@ -131,6 +131,8 @@ void mlir::embbag::buildEmbBagToNVVMPipeline(
   gpu.rowsInFlight = options.rowsInFlight;
   gpu.batchTables = options.batchTables;
   gpu.kernelParamBytes = kernelParamBytes(options);
+  gpu.trainingOwners = options.trainingOwners;
+  gpu.trainingChunkPositions = options.trainingChunkPositions;
   // On the module: the checked kernels' runtime function is declared there.
   pm.addPass(createConvertEmbBagToGPU(gpu));
   pm.addPass(createCanonicalizerPass());

@@ -1,6 +1,10 @@
 // RUN: embbag-opt %s --embbag-to-nvvm | FileCheck %s --check-prefix=HOST
 // RUN: embbag-opt %s --embbag-to-nvvm | %python %embbag_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=PTX --implicit-check-not=.local --implicit-check-not=__nv_
 // RUN: embbag-opt %s --embbag-to-nvvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
+// The sort's options go through to convert-embbag-to-gpu, which checks them.
+// RUN: not embbag-opt %s --embbag-to-nvvm="training-owners=3" 2>&1 | FileCheck %s --check-prefix=OWNERS
+// RUN: embbag-opt %s --embbag-to-nvvm="training-owners=2 training-chunk-positions=1" | FileCheck %s --check-prefix=HOST
+// OWNERS: error: training-owners must be a power of two, not 3
 
 // The training ops through the whole GPU pipeline (docs/GPU.md,
 // "Training"): sgd of mean on an f16 table and row-wise Adagrad of max. The

@@ -133,6 +133,17 @@ struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions> {
                      "each op's blocks running its own code "
                      "(convert-embbag-to-gpu's option)"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> trainingOwners{
+      *this, "training-owners",
+      llvm::cl::desc("Training: the most groups of lanes that own table rows "
+                     "and sum their gradients, a power of two "
+                     "(convert-embbag-to-gpu's option)"),
+      llvm::cl::init(1024)};
+  PassOptions::Option<unsigned> trainingChunkPositions{
+      *this, "training-chunk-positions",
+      llvm::cl::desc("Training: the positions one thread sorts by row owner "
+                     "(convert-embbag-to-gpu's option)"),
+      llvm::cl::init(256)};
   PassOptions::Option<bool> strictConstants{
       *this, "strict-constants",
       llvm::cl::desc("Constant operands that break an op's runtime contract "
