@@ -4,7 +4,7 @@
 // The sort's options go through to convert-embbag-to-gpu, which checks them.
 // RUN: not embbag-opt %s --embbag-to-nvvm="training-owners=3" 2>&1 | FileCheck %s --check-prefix=OWNERS
 // RUN: embbag-opt %s --embbag-to-nvvm="training-owners=2 training-chunk-positions=1" | FileCheck %s --check-prefix=HOST
-// OWNERS: error: training-owners must be a power of two, not 3
+// OWNERS: error: training-owners must be a power of two from 1 to 65536, not 3
 
 // The training ops through the whole GPU pipeline (docs/GPU.md,
 // "Training"): sgd of mean on an f16 table and row-wise Adagrad of max. The

@@ -351,8 +351,8 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
            /*default=*/"1024",
            "Training: the most groups of lanes that each own the table rows "
            "r with r mod G = group and sum their gradients (a power of "
-           "two); the sort by owner keeps a count per owner and chunk of "
-           "bags">,
+           "two, at most 65536); the sort by owner keeps a count per owner "
+           "and chunk of bags">,
     Option<"trainingChunkPositions", "training-chunk-positions", "unsigned",
            /*default=*/"256",
            "Training: the positions one thread sorts by owner, in whole bags "

@@ -136,7 +136,7 @@ struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions> {
   PassOptions::Option<unsigned> trainingOwners{
       *this, "training-owners",
       llvm::cl::desc("Training: the most groups of lanes that own table rows "
-                     "and sum their gradients, a power of two "
+                     "and sum their gradients, a power of two up to 65536 "
                      "(convert-embbag-to-gpu's option)"),
       llvm::cl::init(1024)};
   PassOptions::Option<unsigned> trainingChunkPositions{

@@ -8,11 +8,14 @@
 // ROWS-NOT: error
 //
 // RUN: not embbag-opt %s --convert-embbag-to-gpu="training-owners=96" 2>&1 | FileCheck %s --check-prefix=OWNERS
-// OWNERS: error: training-owners must be a power of two, not 96{{$}}
+// OWNERS: error: training-owners must be a power of two from 1 to 65536, not 96{{$}}
 // OWNERS-NOT: error
 //
+// RUN: not embbag-opt %s --convert-embbag-to-gpu="training-owners=131072" 2>&1 | FileCheck %s --check-prefix=MANY-OWNERS
+// MANY-OWNERS: error: training-owners must be a power of two from 1 to 65536, not 131072
+//
 // RUN: not embbag-opt %s --convert-embbag-to-gpu="training-owners=0" 2>&1 | FileCheck %s --check-prefix=NO-OWNERS
-// NO-OWNERS: error: training-owners must be a power of two, not 0
+// NO-OWNERS: error: training-owners must be a power of two from 1 to 65536, not 0
 //
 // RUN: not embbag-opt %s --convert-embbag-to-gpu="training-chunk-positions=0" 2>&1 | FileCheck %s --check-prefix=CHUNK
 // CHUNK: error: training-chunk-positions must be at least 1
