@@ -6,6 +6,7 @@ step ahead" and "Blocks per SM" were measured with it).
 
     python3 benchmarks/gpu/ab.py old=/path/libbench_old.so new=out/libbench.so
     python3 benchmarks/gpu/ab.py --checked a=out/libbench_status.so b=...
+    python3 benchmarks/gpu/ab.py --padding a=... b=...   # the _pad kernels
 
 Unchecked libraries are timed back to back on the stream, taking turns
 round by round (bench.py's time_stream_ms); --checked libraries
@@ -40,6 +41,10 @@ def main():
     parser.add_argument("--lib-dir", default=os.path.join(HERE, "out"),
                         help="where libembbag_cuda_runtime.so is")
     parser.add_argument("--reps", type=int, default=50)
+    parser.add_argument("--padding", action="store_true",
+                        help="time the kernels with a padding_idx (the "
+                        "offsets form's sum, mean and max: offsets_*_pad) "
+                        "instead")
     args = parser.parse_args()
     init_cuda_runtime(args.lib_dir)
     libs = {}
@@ -50,12 +55,19 @@ def main():
           + " | ".join(f"{n} ms" for n in libs) + " |")
     print("|---|---|---|---|" + "--:|" * len(libs))
     for rows, dim, dtype in CONFIGS:
-        for form in ("offsets", "packed"):
+        for form in ("offsets",) if args.padding else ("offsets", "packed"):
             for mode in ("sum", "mean", "wsum", "max"):
                 if dtype == "f32" and dim != 64 and mode in ("wsum", "max"):
                     continue
+                if args.padding and mode == "wsum":
+                    continue
                 case, out, theirs = bench_operands(rows, dim, 16384, 64, dtype,
                                                    form, mode)
+                if args.padding:
+                    # Row 1 is the padding row: the kernels test each index
+                    # against it, and skip the few that read it.
+                    for c in {id(case): case, id(theirs): theirs}.values():
+                        c.variant, c.padding = "pad", 1
                 call_args = case.arguments(out)
                 expected = theirs.torch_result().float()
                 wrong = []

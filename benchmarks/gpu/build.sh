@@ -36,6 +36,15 @@ for rows in 1 2 4 16; do
   "$AOT" --target=nvptx --chip="$CHIP" --checks=off \
     --pipeline-options="rows-in-flight=$rows" "$OUT/kernels.mlir" -o "$OUT/libbench_rif$rows.so"
 done
+# The occupancy sweep's libraries (run.sh --occupancy-sweep): the kernels
+# with 3 and 0 (unbound) blocks per SM; libbench*.so have the default, 4.
+"$AOT" --target=nvptx --chip="$CHIP" --checks=off \
+  --pipeline-options="min-blocks-per-sm=3" "$OUT/kernels.mlir" -o "$OUT/libbench_mb3.so"
+for blocks in 3 0; do
+  "$AOT" --target=nvptx --chip="$CHIP" --checks=status \
+    --pipeline-options="min-blocks-per-sm=$blocks" "$OUT/kernels.mlir" \
+    -o "$OUT/libbench_status_mb$blocks.so"
+done
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_cpu.so"
 "$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_status_cpu.so"
 # The table-batching libraries of tables.py: the 26 tables in one launch

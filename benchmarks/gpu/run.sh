@@ -12,8 +12,18 @@
 # $OUT/gpu-bench.txt when $OUT is set. The exit status is non-zero if any
 # part failed.
 #
-#   benchmarks/gpu/run.sh [--no-bench] [--reps N]
+# With --occupancy-sweep it then times the kernels built with 4 (the
+# default), 3 and 0 blocks per SM (ab.py; build.sh's libbench*_mb*.so),
+# unchecked and checked, with and without a padding_idx.
+#
+#   benchmarks/gpu/run.sh [--no-bench] [--reps N] [--occupancy-sweep]
 set -uo pipefail
+
+OCCUPANCY=0
+ARGS=()
+for arg in "$@"; do
+  if [ "$arg" = --occupancy-sweep ]; then OCCUPANCY=1; else ARGS+=("$arg"); fi
+done
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 LIBS="$HERE/out"
@@ -50,11 +60,20 @@ lit_test() {
   lit_test nvptx-run-async.test test/AOT/Inputs/gpu_async.py "$T/off/libgpu.so" "$RT" || failed=1
   lit_test nvptx-run-abort.test test/AOT/Inputs/gpu_abort.py "$T/abort/libgpu.so" \
     "$T/cpu-abort/libgpu.so" "$RT" || failed=1
-  python3 "$HERE/bench.py" --lib-dir "$LIBS" "$@" || failed=1
+  python3 "$HERE/bench.py" --lib-dir "$LIBS" ${ARGS[@]+"${ARGS[@]}"} || failed=1
   # Table batching: 26 tables in one launch (tables.py).
   python3 "$HERE/tables.py" --lib-dir "$LIBS" || failed=1
   # The training ops: gradients and fused updates (train.py).
   python3 "$HERE/train.py" --lib-dir "$LIBS" || failed=1
+  if [ "$OCCUPANCY" = 1 ]; then
+    for pad in "" --padding; do
+      echo "occupancy sweep, unchecked ${pad:+(padding_idx)}, ms per call:"
+      python3 "$HERE/ab.py" $pad "4=$LIBS/libbench.so" "3=$LIBS/libbench_mb3.so" || failed=1
+      echo "occupancy sweep, checked ${pad:+(padding_idx)}, ms per call:"
+      python3 "$HERE/ab.py" --checked $pad "4=$LIBS/libbench_status.so" \
+        "3=$LIBS/libbench_status_mb3.so" "0=$LIBS/libbench_status_mb0.so" || failed=1
+    done
+  fi
   exit $failed
 } 2>&1 | tee "$LOG"
 exit "${PIPESTATUS[0]}"
