@@ -171,6 +171,15 @@ static Value i64(ImplicitLocOpBuilder &b, int64_t v) {
   return arith::ConstantOp::create(b, b.getI64IntegerAttr(v));
 }
 
+/// The end of the whole steps of `step` from `lo` below `hi`: lo + (hi -
+/// lo) / step * step, where an unrolled loop hands over to its remainder.
+static Value wholeStepsEnd(ImplicitLocOpBuilder &b, Value lo, Value hi,
+                           Value step) {
+  Value steps =
+      arith::DivUIOp::create(b, arith::SubIOp::create(b, hi, lo), step);
+  return arith::AddIOp::create(b, lo, arith::MulIOp::create(b, steps, step));
+}
+
 /// Values a scan loads at once: a thread's scan would otherwise wait for
 /// each load before the next.
 constexpr int64_t kScanLoads = 8;
@@ -184,11 +193,7 @@ static Value exclusiveScan(
     function_ref<Value(ImplicitLocOpBuilder &, Value i)> load,
     function_ref<void(ImplicitLocOpBuilder &, Value i, Value sum)> store) {
   Value step = cst(b, kScanLoads);
-  Value mainEnd = arith::AddIOp::create(
-      b, lo,
-      arith::MulIOp::create(
-          b, arith::DivUIOp::create(b, arith::SubIOp::create(b, hi, lo), step),
-          step));
+  Value mainEnd = wholeStepsEnd(b, lo, hi, step);
   auto add = [&](ImplicitLocOpBuilder &lb, Value i, Value value, Value sum) {
     if (store)
       store(lb, i, sum);
@@ -638,11 +643,7 @@ constexpr int64_t kSlotsInFlight = 4;
 static void addSlots(ImplicitLocOpBuilder &b, const Owner &o, Value lo,
                      Value hi) {
   Value step = cst(b, kSlotsInFlight);
-  Value mainEnd = arith::AddIOp::create(
-      b, lo,
-      arith::MulIOp::create(
-          b, arith::DivUIOp::create(b, arith::SubIOp::create(b, hi, lo), step),
-          step));
+  Value mainEnd = wholeStepsEnd(b, lo, hi, step);
   buildLoop(b, lo, mainEnd, step, ValueRange{},
             [&](ImplicitLocOpBuilder &lb, Value first, ValueRange) {
               SmallVector<Slot, kSlotsInFlight> slots;
