@@ -360,6 +360,14 @@ void mlir::embbag::gpu_lowering::storeElement(ImplicitLocOpBuilder &b,
                           llvm::Align(element.getIntOrFloatBitWidth() / 8));
 }
 
+Value mlir::embbag::gpu_lowering::wholeStepsEnd(ImplicitLocOpBuilder &b,
+                                                Value lo, Value hi,
+                                                Value step) {
+  Value steps =
+      arith::DivUIOp::create(b, arith::SubIOp::create(b, hi, lo), step);
+  return arith::AddIOp::create(b, lo, arith::MulIOp::create(b, steps, step));
+}
+
 static Value loadWeight(ImplicitLocOpBuilder &b, const Lane &l, Value pos) {
   Value w = loadElement(b, l.k.weights, pos);
   if (w.getType() != l.accType)
@@ -561,10 +569,7 @@ static void buildColumn(ImplicitLocOpBuilder &b, const Lane &l, Value bag,
   // `rowsInFlight` positions per iteration, then the rest one by one.
   unsigned unroll = std::max(1u, l.k.rowsInFlight);
   Value size = arith::SubIOp::create(b, end, start);
-  Value mainEnd = arith::AddIOp::create(
-      b, start,
-      arith::MulIOp::create(b, arith::DivUIOp::create(b, size, cst(b, unroll)),
-                            cst(b, unroll)));
+  Value mainEnd = wholeStepsEnd(b, start, end, cst(b, unroll));
   PassState s = init;
   if (unroll > 1)
     s = buildPipelinedLoop(b, l, start, mainEnd, unroll, col, s);

@@ -94,6 +94,11 @@ Value loadElement(ImplicitLocOpBuilder &b, Value buffer, ValueRange indices);
 void storeElement(ImplicitLocOpBuilder &b, Value value, Value buffer,
                   ValueRange indices);
 
+/// The end of the whole steps of `step` from `lo` below `hi` (index): lo +
+/// (hi - lo) / step * step, where an unrolled loop hands over to its
+/// remainder.
+Value wholeStepsEnd(ImplicitLocOpBuilder &b, Value lo, Value hi, Value step);
+
 /// Runs `body` when `condition` (i1) holds: an scf.if without results.
 void buildIf(ImplicitLocOpBuilder &b, Value condition,
              function_ref<void(ImplicitLocOpBuilder &)> body);

@@ -171,15 +171,6 @@ static Value i64(ImplicitLocOpBuilder &b, int64_t v) {
   return arith::ConstantOp::create(b, b.getI64IntegerAttr(v));
 }
 
-/// The end of the whole steps of `step` from `lo` below `hi`: lo + (hi -
-/// lo) / step * step, where an unrolled loop hands over to its remainder.
-static Value wholeStepsEnd(ImplicitLocOpBuilder &b, Value lo, Value hi,
-                           Value step) {
-  Value steps =
-      arith::DivUIOp::create(b, arith::SubIOp::create(b, hi, lo), step);
-  return arith::AddIOp::create(b, lo, arith::MulIOp::create(b, steps, step));
-}
-
 /// Values a scan loads at once: a thread's scan would otherwise wait for
 /// each load before the next.
 constexpr int64_t kScanLoads = 8;
