@@ -38,26 +38,33 @@ def param_bytes(ptx):
         yield name, size
 
 
+def ptx_modules(source):
+    """(gpu.binary name, PTX) of each object of the gpu.binary ops of the
+    MLIR text `source`."""
+    for name, objects in re.findall(
+            r"gpu\.binary @(\w+)\s*(?:<[^>]*>)?\s*\[(.*?)\]\s*$", source,
+            re.S | re.M):
+        for ptx in re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', objects):
+            yield name, unescape(ptx)
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != "--param-bytes"]
     sizes = "--param-bytes" in sys.argv[1:]
     source = open(args[0]).read() if args else sys.stdin.read()
-    binaries = re.findall(r"gpu\.binary @(\w+)\s*(?:<[^>]*>)?\s*\[(.*?)\]\s*$",
-                          source, re.S | re.M)
-    if not binaries:
+    modules = list(ptx_modules(source))
+    if not modules:
         sys.exit("extract-ptx: no gpu.binary in the input")
-    for name, objects in binaries:
-        for ptx in re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', objects):
-            if sizes:
-                for entry, size in param_bytes(unescape(ptx)):
-                    limit = 4352 if size <= 4352 else 32764
-                    print(f"{entry}: {size} parameter bytes"
-                          f"{' (over 4352: PTX ISA 8.1)' if limit > 4352 else ''}"
-                          f"{' (OVER THE LIMIT)' if size > limit else ''}")
-                continue
-            print(f"// gpu.binary @{name}")
-            print(unescape(ptx))
-
+    for name, ptx in modules:
+        if sizes:
+            for entry, size in param_bytes(ptx):
+                limit = 4352 if size <= 4352 else 32764
+                print(f"{entry}: {size} parameter bytes"
+                      f"{' (over 4352: PTX ISA 8.1)' if limit > 4352 else ''}"
+                      f"{' (OVER THE LIMIT)' if size > limit else ''}")
+            continue
+        print(f"// gpu.binary @{name}")
+        print(ptx)
 
 if __name__ == "__main__":
     main()

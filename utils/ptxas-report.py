@@ -50,11 +50,8 @@ def modules(path):
         return
     text = data.decode()
     if "gpu.binary" in text:
-        for _, objects in re.findall(
-                r"gpu\.binary @(\w+)\s*(?:<[^>]*>)?\s*\[(.*?)\]\s*$", text,
-                re.S | re.M):
-            for ptx in re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', objects):
-                yield extract_ptx.unescape(ptx)
+        for _, ptx in extract_ptx.ptx_modules(text):
+            yield ptx
         return
     yield text
 
