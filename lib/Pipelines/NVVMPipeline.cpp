@@ -133,6 +133,7 @@ void mlir::embbag::buildEmbBagToNVVMPipeline(
   gpu.kernelParamBytes = kernelParamBytes(options);
   gpu.trainingOwners = options.trainingOwners;
   gpu.trainingChunkPositions = options.trainingChunkPositions;
+  gpu.trainingPiecePositions = options.trainingPiecePositions;
   // On the module: the checked kernels' runtime function is declared there.
   pm.addPass(createConvertEmbBagToGPU(gpu));
   pm.addPass(createCanonicalizerPass());

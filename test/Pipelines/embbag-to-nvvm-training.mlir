@@ -3,8 +3,10 @@
 // RUN: embbag-opt %s --embbag-to-nvvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVM
 // The sort's options go through to convert-embbag-to-gpu, which checks them.
 // RUN: not embbag-opt %s --embbag-to-nvvm="training-owners=3" 2>&1 | FileCheck %s --check-prefix=OWNERS
-// RUN: embbag-opt %s --embbag-to-nvvm="training-owners=2 training-chunk-positions=1" | FileCheck %s --check-prefix=HOST
+// RUN: embbag-opt %s --embbag-to-nvvm="training-owners=2 training-chunk-positions=1 training-piece-positions=3" | FileCheck %s --check-prefix=HOST
+// RUN: not embbag-opt %s --embbag-to-nvvm="training-piece-positions=0" 2>&1 | FileCheck %s --check-prefix=PIECES
 // OWNERS: error: training-owners must be a power of two from 1 to 65536, not 3
+// PIECES: error: training-piece-positions must be at least 1
 
 // The training ops through the whole GPU pipeline (docs/GPU.md,
 // "Training"): sgd of mean on an f16 table and row-wise Adagrad of max. The
@@ -45,22 +47,26 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
   return %rows, %values : tensor<?xi64>, tensor<?x64xbf16>
 }
 
-// Each op: the buckets' four launches (count, scan the owners' counts,
-// place the owners, fill), then the row owners'; max's winners come first.
+// Each op: the sort's first pass (count, scan the digits' counts, place
+// the digits, fill), a host loop over the later passes (the same four),
+// then the rows zeroed, the pieces, the runs and, for an update, the step;
+// max's winners come first.
 // HOST:     llvm.func @sgd(
 // HOST:       llvm.call @embbagCudaScratch(
-// HOST-COUNT-5: gpu.launch_func
+// HOST-COUNT-4: gpu.launch_func
+// HOST:       llvm.intr.ctlz
+// HOST-COUNT-8: gpu.launch_func
 // HOST-NOT:   gpu.launch_func
 // HOST:     llvm.func @adagrad(
 // HOST:       llvm.call @embbagCudaScratch(
-// HOST-COUNT-6: gpu.launch_func
+// HOST-COUNT-13: gpu.launch_func
 // HOST-NOT:   gpu.launch_func
 // HOST:     llvm.func @sparse(
 // HOST:       llvm.call @embbagCudaScratch(
 // HOST:       llvm.call @embbagCudaCountWord(
-// The buckets, the row owners, the count, the groups' sums, their ranks,
-// the chunks' ranks; the host waits and reads the count.
-// HOST-COUNT-9: gpu.launch_func
+// The sort, the rows, pieces and runs, the count, the groups' sums, their
+// ranks, the chunks' ranks; the host waits and reads the count.
+// HOST-COUNT-15: gpu.launch_func
 // HOST:       llvm.call @mgpuStreamSynchronize
 // HOST:       llvm.call @embbagCudaAlloc(
 // HOST:       llvm.call @embbagCudaAlloc(
@@ -69,8 +75,8 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // HOST:       llvm.return
 // HOST:     llvm.func private @embbagCudaScratch(%{{.*}}: i64)
 
-// sgd. The count kernel: mean's scale a reciprocal, the indices flagged
-// (bit 32), a row's owner its low bits, the counts i64 words.
+// sgd. The first pass's count kernel: mean's scale a reciprocal, the
+// indices flagged (bit 32), the counts i64 words.
 // PTX-LABEL: // gpu.binary @sgd_kernel
 // PTX:       .visible .entry sgd_kernel(
 // PTX:       .maxntid 256, 1, 1
@@ -78,58 +84,76 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // PTX:       atom.global.or.b32 {{.*}}, 32;
 // PTX:       and.b64
 // PTX:       st.global.b64
-// The scan of each owner's counts over the chunks: eight loads at once.
+// The scan of each digit's counts over the chunks: eight loads at once.
 // PTX-LABEL: // gpu.binary @sgd_kernel_0
 // PTX-COUNT-8: ld.global.b64
 // PTX:       st.global.b64
-// The one thread that places the owners: an exclusive scan.
+// The one thread that places the digits: an exclusive scan.
 // PTX-LABEL: // gpu.binary @sgd_kernel_1
 // PTX:       ld.global.b64
 // PTX:       st.global.b64
-// The fill kernel: each slot's position and bag, whole 8-byte stores.
+// The fill kernel: each slot's position, bag and row, whole 8-byte stores.
 // PTX-LABEL: // gpu.binary @sgd_kernel_2
 // PTX:       and.b64
 // PTX:       st.global.b64
 // PTX:       st.global.b64
-// The row owners: the touched bits are atomics; the step one fma per
-// element, rounded to f16.
+// PTX:       st.global.b64
+// A later pass's count and fill: the digit is the row shifted right.
 // PTX-LABEL: // gpu.binary @sgd_kernel_3
+// PTX:       shr.u64
+// PTX:       and.b64
+// PTX-LABEL: // gpu.binary @sgd_kernel_6
+// PTX:       shr.u64
+// PTX:       st.global.b64
+// PTX:       st.global.b64
+// PTX:       st.global.b64
+// The rows zeroed, the touched bits cleared (atomics).
+// PTX-LABEL: // gpu.binary @sgd_kernel_7
 // PTX:       atom.global.and.b32
+// The pieces: the f16 dy read, the touched bits set; the runs likewise.
+// PTX-LABEL: // gpu.binary @sgd_kernel_8
+// PTX:       ld.global.b16
 // PTX:       atom.global.or.b32
+// PTX-LABEL: // gpu.binary @sgd_kernel_9
+// PTX:       atom.global.or.b32
+// The step: one fma per element, rounded to f16.
+// PTX-LABEL: // gpu.binary @sgd_kernel_10
 // PTX:       fma.rn.f32
 // PTX:       cvt.rn.f16.f32
-// Row-wise Adagrad: the winners' kernel, the buckets', then the row
-// owners' (one lane per row), whose step takes sqrt.rn.
+// Row-wise Adagrad: the winners' kernel first, the step (one lane per
+// row) last, which takes sqrt.rn.
 // PTX-LABEL: // gpu.binary @adagrad_kernel
 // PTX:       .visible .entry adagrad_kernel(
 // PTX:       setp.gt.f32
-// PTX-LABEL: // gpu.binary @adagrad_kernel_8
+// PTX-LABEL: // gpu.binary @adagrad_kernel_22
 // PTX:       .visible .entry adagrad_kernel(
 // PTX:       sqrt.rn.f32
 // PTX:       fma.rn.f32
 
-// The sparse gradient's kernels after the buckets: the row owners
-// accumulate in f32 scratch rows; the count and list kernels test lane 0's
-// touched bit; the three ranking kernels load counts and store sums; the
-// copy rounds to bf16.
-// PTX-LABEL: // gpu.binary @sparse_kernel_12
+// The sparse gradient's kernels after the sort: the pieces and runs
+// accumulate in f32 scratch rows and set the touched bits; the count and
+// list kernels test lane 0's touched bit; the three ranking kernels load
+// counts and store sums; the copy rounds to bf16.
+// PTX-LABEL: // gpu.binary @sparse_kernel_31
 // PTX:       atom.global.or.b32
-// PTX-LABEL: // gpu.binary @sparse_kernel_13
+// PTX-LABEL: // gpu.binary @sparse_kernel_32
+// PTX:       atom.global.or.b32
+// PTX-LABEL: // gpu.binary @sparse_kernel_33
 // PTX:       and.b{{32|64}} {{.*}}, 1;
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_14
+// PTX-LABEL: // gpu.binary @sparse_kernel_34
 // PTX:       ld.global.b64
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_15
+// PTX-LABEL: // gpu.binary @sparse_kernel_35
 // PTX:       ld.global.b64
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_16
+// PTX-LABEL: // gpu.binary @sparse_kernel_36
 // PTX:       ld.global.b64
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_17
+// PTX-LABEL: // gpu.binary @sparse_kernel_37
 // PTX:       and.b{{32|64}} {{.*}}, 1;
 // PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_18
+// PTX-LABEL: // gpu.binary @sparse_kernel_38
 // PTX:       st.global.{{u|b}}16
 
 // The runtime's functions through their C interface.

@@ -349,14 +349,20 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
            "sm_70 and newer); a larger batch is split into launches">,
     Option<"trainingOwners", "training-owners", "unsigned",
            /*default=*/"1024",
-           "Training: the most groups of lanes that each own the table rows "
-           "r with r mod G = group and sum their gradients (a power of "
-           "two, at most 65536); the sort by owner keeps a count per owner "
-           "and chunk of bags">,
+           "Training: the most groups of lanes that zero and finish the "
+           "table rows r with r mod G = group (a power of two, at most "
+           "65536); also the radix of the sort of the positions by row, "
+           "which keeps a count per digit and chunk">,
     Option<"trainingChunkPositions", "training-chunk-positions", "unsigned",
            /*default=*/"256",
-           "Training: the positions one thread sorts by owner, in whole bags "
-           "(at least one bag, and at most 2048 chunks of bags)">,
+           "Training: the positions one thread sorts by row in a pass of "
+           "the sort, in whole bags in the first (at least one bag, and at "
+           "most 2048 chunks)">,
+    Option<"trainingPiecePositions", "training-piece-positions", "unsigned",
+           /*default=*/"128",
+           "Training: the sorted positions one group of lanes sums; a row "
+           "whose positions span pieces is summed piece by piece, then "
+           "over the pieces in order">,
   ];
 }
 

@@ -135,15 +135,20 @@ struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<unsigned> trainingOwners{
       *this, "training-owners",
-      llvm::cl::desc("Training: the most groups of lanes that own table rows "
-                     "and sum their gradients, a power of two up to 65536 "
-                     "(convert-embbag-to-gpu's option)"),
+      llvm::cl::desc("Training: the most groups of lanes that zero and finish "
+                     "table rows, and the sort's radix, a power of two up "
+                     "to 65536 (convert-embbag-to-gpu's option)"),
       llvm::cl::init(1024)};
   PassOptions::Option<unsigned> trainingChunkPositions{
       *this, "training-chunk-positions",
-      llvm::cl::desc("Training: the positions one thread sorts by row owner "
-                     "(convert-embbag-to-gpu's option)"),
+      llvm::cl::desc("Training: the positions one thread sorts by row in a "
+                     "pass (convert-embbag-to-gpu's option)"),
       llvm::cl::init(256)};
+  PassOptions::Option<unsigned> trainingPiecePositions{
+      *this, "training-piece-positions",
+      llvm::cl::desc("Training: the sorted positions one group of lanes "
+                     "sums (convert-embbag-to-gpu's option)"),
+      llvm::cl::init(128)};
   PassOptions::Option<bool> strictConstants{
       *this, "strict-constants",
       llvm::cl::desc("Constant operands that break an op's runtime contract "

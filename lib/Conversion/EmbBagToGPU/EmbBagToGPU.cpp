@@ -765,9 +765,15 @@ struct ConvertEmbBagToGPUPass
       return signalPassFailure();
     if (!hostLoops && failed(declareRuntime()))
       return signalPassFailure();
-    ConvertEmbBagToGPUOptions options{
-        checks,      hostLoops,        rowsInFlight,   leaveUnsupported,
-        batchTables, kernelParamBytes, trainingOwners, trainingChunkPositions};
+    ConvertEmbBagToGPUOptions options{checks,
+                                      hostLoops,
+                                      rowsInFlight,
+                                      leaveUnsupported,
+                                      batchTables,
+                                      kernelParamBytes,
+                                      trainingOwners,
+                                      trainingChunkPositions,
+                                      trainingPiecePositions};
     if (batchTables)
       ::batchTables(getOperation(), options);
     RewritePatternSet patterns(&getContext());
@@ -787,13 +793,15 @@ struct ConvertEmbBagToGPUPass
     if (rowsInFlight < 1 || rowsInFlight > 16)
       return emitError(loc) << "rows-in-flight must lie in [1, 16], not "
                             << rowsInFlight.getValue();
-    // The sort keeps a word per owner and chunk of bags (up to 2048 chunks).
+    // The sort keeps a word per digit and chunk (up to 2048 chunks).
     if (!llvm::isPowerOf2_32(trainingOwners) || trainingOwners > 65536)
       return emitError(loc)
              << "training-owners must be a power of two from 1 to 65536, not "
              << trainingOwners.getValue();
     if (trainingChunkPositions < 1)
       return emitError(loc) << "training-chunk-positions must be at least 1";
+    if (trainingPiecePositions < 1)
+      return emitError(loc) << "training-piece-positions must be at least 1";
     return success();
   }
 

@@ -175,7 +175,7 @@ static Value i64(ImplicitLocOpBuilder &b, int64_t v) {
 /// each load before the next.
 constexpr int64_t kScanLoads = 8;
 
-/// Stores at each i of [lo, hi) the sum (i64) of `init` and the values
+/// Stores at each i of [lo, hi) the sum (i64 or f32) of `init` and the values
 /// `load` gives before i (with `store`; nothing when null), and returns
 /// the sum after `hi`. Each value is loaded before its sum is stored, so a
 /// scan may store where it loads.
@@ -185,10 +185,13 @@ static Value exclusiveScan(
     function_ref<void(ImplicitLocOpBuilder &, Value i, Value sum)> store) {
   Value step = cst(b, kScanLoads);
   Value mainEnd = wholeStepsEnd(b, lo, hi, step);
-  auto add = [&](ImplicitLocOpBuilder &lb, Value i, Value value, Value sum) {
+  auto add = [&](ImplicitLocOpBuilder &lb, Value i, Value value,
+                 Value sum) -> Value {
     if (store)
       store(lb, i, sum);
-    return arith::AddIOp::create(lb, sum, value).getResult();
+    if (isa<FloatType>(sum.getType()))
+      return arith::AddFOp::create(lb, sum, value);
+    return arith::AddIOp::create(lb, sum, value);
   };
   Value sum =
       buildLoop(b, lo, mainEnd, step, ValueRange{init},
@@ -283,7 +286,7 @@ void mlir::embbag::gpu_lowering::buildWinnersThread(ImplicitLocOpBuilder &b,
 }
 
 //===----------------------------------------------------------------------===//
-// The owners' buckets
+// The sort by row
 //===----------------------------------------------------------------------===//
 
 /// Whether the reduction scales each bag (mean, sqrtn).
@@ -291,12 +294,14 @@ static bool isScaled(const BagKernel &k) {
   return k.reduction == Reduction::mean || k.reduction == Reduction::sqrtn;
 }
 
-/// The row owner of `row`, a taken row of the table: its low bits (the
-/// owners are a power of two).
-static Value ownerOf(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+/// The digit of `row`, a taken row of the table, in this pass: its
+/// log2(numOwners) bits from bit digitShift (the digits are a power of
+/// two).
+static Value digitOf(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                      Value row) {
   return arith::AndIOp::create(
-      b, row, arith::SubIOp::create(b, k.numOwners, cst(b, 1)));
+      b, arith::ShRUIOp::create(b, row, k.digitShift),
+      arith::SubIOp::create(b, k.numOwners, cst(b, 1)));
 }
 
 /// Runs `body` on chunk `chunk` of bags (the thread's global id), if there
@@ -329,8 +334,8 @@ static void forEachBagOf(ImplicitLocOpBuilder &b, const TrainingKernel &k,
             });
 }
 
-/// Adds 1 to the count of chunk `chunk` and `owner`; returns the count
-/// before.
+/// Adds 1 to the count of chunk `chunk` and digit `owner`; returns the
+/// count before.
 static Value bumpCount(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                        Value chunk, Value owner) {
   SmallVector<Value, 2> at{chunk, owner};
@@ -340,7 +345,7 @@ static Value bumpCount(ImplicitLocOpBuilder &b, const TrainingKernel &k,
   return count;
 }
 
-/// Counts the taken positions of [start, end) by owner into chunk `chunk`'s
+/// Counts the taken positions of [start, end) by digit into chunk `chunk`'s
 /// counts, and flags the indices outside the table. For mean and sqrtn it
 /// returns the bag's norm (f32: its taken positions, or the sum of their
 /// squared weights for weighted sqrtn); else null.
@@ -360,7 +365,7 @@ static Value countBag(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                     flagUnless(lb, bags.flag, inTable, bags.indicesBit);
                   Value taken = isTaken(lb, bags, row, inTable);
                   buildIf(lb, taken, [&](ImplicitLocOpBuilder &tb) {
-                    bumpCount(tb, k, chunk, ownerOf(tb, k, row));
+                    bumpCount(tb, k, chunk, digitOf(tb, k, row));
                   });
                   if (iter.empty())
                     return SmallVector<Value>{};
@@ -376,17 +381,23 @@ static Value countBag(ImplicitLocOpBuilder &b, const TrainingKernel &k,
   return norm.empty() ? Value() : norm[0];
 }
 
+/// Zeroes chunk `chunk`'s count of each digit.
+static void zeroCounts(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                       Value chunk) {
+  buildLoop(
+      b, cst(b, 0), k.numOwners, cst(b, 1), ValueRange{},
+      [&](ImplicitLocOpBuilder &lb, Value digit, ValueRange) {
+        storeElement(lb, i64(lb, 0), k.bucketCounts, ValueRange{chunk, digit});
+        return SmallVector<Value>{};
+      });
+}
+
 void mlir::embbag::gpu_lowering::buildCountBucketsThread(
     ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block,
     Value thread) {
   forThreadBagChunk(
       b, k, block, thread, [&](ImplicitLocOpBuilder &tb, Value chunk) {
-        buildLoop(tb, cst(tb, 0), k.numOwners, cst(tb, 1), ValueRange{},
-                  [&](ImplicitLocOpBuilder &lb, Value owner, ValueRange) {
-                    storeElement(lb, i64(lb, 0), k.bucketCounts,
-                                 ValueRange{chunk, owner});
-                    return SmallVector<Value>{};
-                  });
+        zeroCounts(tb, k, chunk);
         // The segment ids are checked here, once each, by one thread per bag.
         BagKernel oneLane = k.bags;
         oneLane.lanesPerBag = cst(tb, 1);
@@ -437,13 +448,14 @@ static Value numSlots(ImplicitLocOpBuilder &b, const TrainingKernel &k) {
       b, b.getI64Type(), memref::DimOp::create(b, k.slotPositions, 0));
 }
 
-/// Writes position `pos` of bag `bag` (index), which reads a row of
-/// `owner`, into the owner's next slot from chunk `chunk`.
+/// Writes position `pos` of bag `bag`, which reads `row` (index), into
+/// the next slot of its digit from chunk `chunk`.
 static void fillSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
-                     Value chunk, Value owner, Value pos, Value bag) {
+                     Value chunk, Value pos, Value bag, Value row) {
+  Value digit = digitOf(b, k, row);
   Value slot =
-      arith::AddIOp::create(b, loadElement(b, k.ownerBases, ValueRange{owner}),
-                            bumpCount(b, k, chunk, owner));
+      arith::AddIOp::create(b, loadElement(b, k.ownerBases, ValueRange{digit}),
+                            bumpCount(b, k, chunk, digit));
   // Only bags that overlap, which the offsets' rule forbids, have more
   // positions than the slots.
   buildIf(b, cmp(b, arith::CmpIPredicate::ult, slot, numSlots(b, k)),
@@ -454,6 +466,7 @@ static void fillSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
             };
             storeElement(sb, toI64(pos), k.slotPositions, ValueRange{at});
             storeElement(sb, toI64(bag), k.slotBags, ValueRange{at});
+            storeElement(sb, toI64(row), k.slotRows, ValueRange{at});
           });
 }
 
@@ -469,21 +482,83 @@ void mlir::embbag::gpu_lowering::buildFillBucketsThread(ImplicitLocOpBuilder &b,
               forEachTaken(ib, k.bags, start, end, ValueRange{},
                            [&](ImplicitLocOpBuilder &pb, Value pos, Value row,
                                ValueRange) {
-                             fillSlot(pb, k, chunk, ownerOf(pb, k, row), pos,
-                                      bag);
+                             fillSlot(pb, k, chunk, pos, bag, row);
                              return SmallVector<Value>{};
                            });
             });
       });
 }
 
+/// The number of sorted slots (index): the positions whose rows are taken,
+/// at most num_indices (bags that overlap, which the offsets' rule
+/// forbids, count more positions than there are slots).
+static Value numTaken(ImplicitLocOpBuilder &b, const TrainingKernel &k) {
+  Value total = loadElement(b, k.ownerBases, ValueRange{k.numOwners});
+  return arith::IndexCastOp::create(
+      b, b.getIndexType(), arith::MinUIOp::create(b, total, numSlots(b, k)));
+}
+
+/// Element `slot` of the i64 slot buffer `buffer`, as an index.
+static Value loadSlotWord(ImplicitLocOpBuilder &b, Value buffer, Value slot) {
+  return arith::IndexCastOp::create(b, b.getIndexType(),
+                                    loadElement(b, buffer, ValueRange{slot}));
+}
+
+/// Runs `body` for each slot of the previous pass in chunk `chunk` (the
+/// thread's global id), if there is one, with the chunk and the slot.
+static void forEachSourceSlot(
+    ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block, Value thread,
+    bool zero,
+    function_ref<void(ImplicitLocOpBuilder &, Value chunk, Value slot)> body) {
+  forThreadBagChunk(
+      b, k, block, thread, [&](ImplicitLocOpBuilder &tb, Value chunk) {
+        if (zero)
+          zeroCounts(tb, k, chunk);
+        Value taken = numTaken(tb, k);
+        Value first = arith::MinUIOp::create(
+            tb, arith::MulIOp::create(tb, chunk, k.slotsPerChunk), taken);
+        Value end = arith::MinUIOp::create(
+            tb, arith::AddIOp::create(tb, first, k.slotsPerChunk), taken);
+        buildLoop(tb, first, end, cst(tb, 1), ValueRange{},
+                  [&](ImplicitLocOpBuilder &lb, Value slot, ValueRange) {
+                    body(lb, chunk, slot);
+                    return SmallVector<Value>{};
+                  });
+      });
+}
+
+void mlir::embbag::gpu_lowering::buildCountSlotsThread(ImplicitLocOpBuilder &b,
+                                                       const TrainingKernel &k,
+                                                       Value block,
+                                                       Value thread) {
+  forEachSourceSlot(b, k, block, thread, /*zero=*/true,
+                    [&](ImplicitLocOpBuilder &lb, Value chunk, Value slot) {
+                      Value row = loadSlotWord(lb, k.sourceRows, slot);
+                      bumpCount(lb, k, chunk, digitOf(lb, k, row));
+                    });
+}
+
+void mlir::embbag::gpu_lowering::buildFillSlotsThread(ImplicitLocOpBuilder &b,
+                                                      const TrainingKernel &k,
+                                                      Value block,
+                                                      Value thread) {
+  forEachSourceSlot(b, k, block, thread, /*zero=*/false,
+                    [&](ImplicitLocOpBuilder &lb, Value chunk, Value slot) {
+                      fillSlot(lb, k, chunk,
+                               loadSlotWord(lb, k.sourcePositions, slot),
+                               loadSlotWord(lb, k.sourceBags, slot),
+                               loadSlotWord(lb, k.sourceRows, slot));
+                    });
+}
+
 //===----------------------------------------------------------------------===//
-// The row owners
+// The rows, the pieces and the runs
 //===----------------------------------------------------------------------===//
 
 namespace {
 
-/// A group of lanes of the row owners' kernel.
+/// A group of lanes of the row, piece or run kernels: `group` is a row
+/// owner, or a piece.
 struct Owner {
   const TrainingKernel &k;
   Value group, lane;
@@ -527,6 +602,12 @@ static Value laneBit(ImplicitLocOpBuilder &b, const Owner &o) {
       b, arith::ConstantOp::create(b, b.getI32IntegerAttr(1)), lane);
 }
 
+/// Sets the lane's bit of `touched` for `row`.
+static void markTouched(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
+  memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::ori, laneBit(b, o),
+                              o.k.touched, ValueRange{row});
+}
+
 /// The group's rows' accumulators zeroed, and for an update the lane's
 /// touched bits cleared.
 static void zeroOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
@@ -545,11 +626,21 @@ static void zeroOwnedRows(ImplicitLocOpBuilder &b, const Owner &o) {
   });
 }
 
-/// Adds position `pos`'s share (of bag `bag`, reading `row`) to the row's
-/// accumulator: dy times the position's coefficient, or for max dy where
-/// the position won.
+namespace {
+
+/// Where a share goes: row `row` of `buffer` (the accumulator, or the
+/// partial rows); `touchedRow` is the table row whose touched bit it sets,
+/// null for a partial row.
+struct ShareTarget {
+  Value buffer, row, touchedRow;
+};
+
+} // namespace
+
+/// Adds position `pos`'s share (of bag `bag`) to `target`: dy times the
+/// position's coefficient, or for max dy where the position won.
 static void addShare(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
-                     Value pos, Value row, Value scale) {
+                     Value pos, Value scale, const ShareTarget &target) {
   const BagKernel &k = o.bags();
   bool isMax = k.reduction == Reduction::max;
   Value coefficient = scale;
@@ -564,12 +655,9 @@ static void addShare(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
                          ab.getF32Type());
       Value share =
           coefficient ? arith::MulFOp::create(ab, dy, coefficient) : dy;
-      Value old =
-          convert(ab, loadElement(ab, o.accumulator(), ValueRange{row, col}),
-                  ab.getF32Type());
-      Value sum = arith::AddFOp::create(ab, old, share);
-      storeElement(ab, convert(ab, sum, o.accumulatorType()), o.accumulator(),
-                   ValueRange{row, col});
+      Value old = loadElement(ab, target.buffer, ValueRange{target.row, col});
+      storeElement(ab, arith::AddFOp::create(ab, old, share), target.buffer,
+                   ValueRange{target.row, col});
     };
     if (!isMax)
       return add(cb);
@@ -578,24 +666,8 @@ static void addShare(ImplicitLocOpBuilder &b, const Owner &o, Value bag,
             loadElement(cb, o.k.winners, ValueRange{bag, col}), position);
     buildIf(cb, won, add);
   });
-  if (o.k.touched)
-    memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::ori, laneBit(b, o),
-                                o.k.touched, ValueRange{row});
-}
-
-/// The slots [lo, hi) of the group's positions (index).
-static std::pair<Value, Value> bucketOf(ImplicitLocOpBuilder &b,
-                                        const Owner &o) {
-  const TrainingKernel &k = o.k;
-  Value next = arith::AddIOp::create(b, o.group, cst(b, 1));
-  Value hi = arith::MinUIOp::create(
-      b, loadElement(b, k.ownerBases, ValueRange{next}), numSlots(b, k));
-  Value lo = arith::MinUIOp::create(
-      b, loadElement(b, k.ownerBases, ValueRange{o.group}), hi);
-  auto toIndex = [&](Value v) {
-    return arith::IndexCastOp::create(b, b.getIndexType(), v).getResult();
-  };
-  return {toIndex(lo), toIndex(hi)};
+  if (o.k.touched && target.touchedRow)
+    markTouched(b, o, target.touchedRow);
 }
 
 namespace {
@@ -605,24 +677,76 @@ struct Slot {
   Value pos, bag, row;
 };
 
+/// A piece of sorted slots, [first, end), and whether the row of its first
+/// slot goes on in the piece before (head) and that of its last in the
+/// piece after (tail): their shares go into the piece's partial rows.
+struct Piece {
+  Value index, first, end, firstRow, lastRow, headGoesOn, tailGoesOn;
+};
+
 } // namespace
 
-static Slot loadSlot(ImplicitLocOpBuilder &b, const Owner &o, Value slot) {
-  auto load = [&](Value buffer) {
-    return arith::IndexCastOp::create(b, b.getIndexType(),
-                                      loadElement(b, buffer, ValueRange{slot}))
-        .getResult();
-  };
-  Value pos = load(o.k.slotPositions);
-  return {pos, load(o.k.slotBags), loadRow(b, o.bags(), pos)};
+static Slot loadSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                     Value slot) {
+  return {loadSlotWord(b, k.slotPositions, slot),
+          loadSlotWord(b, k.slotBags, slot), loadSlotWord(b, k.slotRows, slot)};
 }
 
-/// Adds the share of the slot's position to its row (which the group owns).
-static void addSlot(ImplicitLocOpBuilder &b, const Owner &o, const Slot &s) {
+/// Piece `index`, whose first slot `first` is below `taken`, the number of
+/// sorted slots.
+static Piece describePiece(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                           Value index, Value first, Value taken) {
+  Value one = cst(b, 1);
+  Value end = arith::MinUIOp::create(
+      b, arith::AddIOp::create(b, first, k.positionsPerPiece), taken);
+  Value last = arith::SubIOp::create(b, end, one);
+  auto rowAt = [&](Value slot) { return loadSlotWord(b, k.slotRows, slot); };
+  auto eq = [&](Value x, Value y) {
+    return cmp(b, arith::CmpIPredicate::eq, x, y);
+  };
+  Value firstRow = rowAt(first), lastRow = rowAt(last);
+  // The slots just before and after the piece, where there are some (else
+  // the piece's own, which the conditions then ignore).
+  Value hasBefore = cmp(b, arith::CmpIPredicate::ugt, first, cst(b, 0));
+  Value hasAfter = cmp(b, arith::CmpIPredicate::ult, end, taken);
+  Value before = arith::SelectOp::create(
+      b, hasBefore, arith::SubIOp::create(b, first, one), first);
+  Value after = arith::SelectOp::create(b, hasAfter, end, last);
+  Value headGoesOn =
+      arith::AndIOp::create(b, hasBefore, eq(rowAt(before), firstRow));
+  Value tailGoesOn =
+      arith::AndIOp::create(b, hasAfter, eq(rowAt(after), lastRow));
+  return {index, first, end, firstRow, lastRow, headGoesOn, tailGoesOn};
+}
+
+/// Partial row `2 piece + which` (index): the piece's head (0) or tail (1).
+static Value partialRow(ImplicitLocOpBuilder &b, Value piece, Value which) {
+  return arith::AddIOp::create(b, arith::MulIOp::create(b, piece, cst(b, 2)),
+                               which);
+}
+
+/// Adds the share of slot `s` of piece `p`: to the piece's head or tail
+/// partial row when its row goes on beyond the piece, else to its row.
+static void addPieceSlot(ImplicitLocOpBuilder &b, const Owner &o,
+                         const Piece &p, const Slot &s) {
   Value scale;
   if (o.scaled())
     scale = loadElement(b, o.k.bagScales, ValueRange{s.bag});
-  addShare(b, o, s.bag, s.pos, s.row, scale);
+  auto eq = [&](Value x, Value y) {
+    return cmp(b, arith::CmpIPredicate::eq, x, y);
+  };
+  Value isHead = arith::AndIOp::create(b, eq(s.row, p.firstRow), p.headGoesOn);
+  Value isTail = arith::AndIOp::create(b, eq(s.row, p.lastRow), p.tailGoesOn);
+  auto ifOp = scf::IfOp::create(b, arith::OrIOp::create(b, isHead, isTail),
+                                /*withElseRegion=*/true);
+  {
+    ImplicitLocOpBuilder tb(b.getLoc(), ifOp.getThenBodyBuilder());
+    Value which = arith::SelectOp::create(tb, isHead, cst(tb, 0), cst(tb, 1));
+    addShare(tb, o, s.bag, s.pos, scale,
+             {o.k.partials, partialRow(tb, p.index, which), Value()});
+  }
+  ImplicitLocOpBuilder eb(b.getLoc(), ifOp.getElseBodyBuilder());
+  addShare(eb, o, s.bag, s.pos, scale, {o.accumulator(), s.row, s.row});
 }
 
 /// Slots a group loads at once in its walk: independent loads, in flight
@@ -630,33 +754,88 @@ static void addSlot(ImplicitLocOpBuilder &b, const Owner &o, const Slot &s) {
 /// a later slot is not loaded before it).
 constexpr int64_t kSlotsInFlight = 4;
 
-/// Adds the shares of slots [lo, hi), in order.
-static void addSlots(ImplicitLocOpBuilder &b, const Owner &o, Value lo,
-                     Value hi) {
+/// Adds the shares of piece `p`'s slots, in order.
+static void addPieceSlots(ImplicitLocOpBuilder &b, const Owner &o,
+                          const Piece &p) {
   Value step = cst(b, kSlotsInFlight);
-  Value mainEnd = wholeStepsEnd(b, lo, hi, step);
-  buildLoop(b, lo, mainEnd, step, ValueRange{},
+  Value mainEnd = wholeStepsEnd(b, p.first, p.end, step);
+  buildLoop(b, p.first, mainEnd, step, ValueRange{},
             [&](ImplicitLocOpBuilder &lb, Value first, ValueRange) {
               SmallVector<Slot, kSlotsInFlight> slots;
               for (int64_t i = 0; i < kSlotsInFlight; ++i)
                 slots.push_back(loadSlot(
-                    lb, o, arith::AddIOp::create(lb, first, cst(lb, i))));
+                    lb, o.k, arith::AddIOp::create(lb, first, cst(lb, i))));
               for (const Slot &s : slots)
-                addSlot(lb, o, s);
+                addPieceSlot(lb, o, p, s);
               return SmallVector<Value>{};
             });
-  buildLoop(b, mainEnd, hi, cst(b, 1), ValueRange{},
+  buildLoop(b, mainEnd, p.end, cst(b, 1), ValueRange{},
             [&](ImplicitLocOpBuilder &lb, Value slot, ValueRange) {
-              addSlot(lb, o, loadSlot(lb, o, slot));
+              addPieceSlot(lb, o, p, loadSlot(lb, o.k, slot));
               return SmallVector<Value>{};
             });
 }
 
-/// Adds the shares of the group's positions: every bag's positions that
-/// read the group's rows, in index order.
-static void addBucket(ImplicitLocOpBuilder &b, const Owner &o) {
-  auto [lo, hi] = bucketOf(b, o);
-  addSlots(b, o, lo, hi);
+/// Runs `body` with piece `o.group` when it has sorted slots.
+static void
+forGroupPiece(ImplicitLocOpBuilder &b, const Owner &o,
+              function_ref<void(ImplicitLocOpBuilder &, const Piece &)> body) {
+  Value taken = numTaken(b, o.k);
+  Value first = arith::MulIOp::create(b, o.group, o.k.positionsPerPiece);
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, first, taken),
+          [&](ImplicitLocOpBuilder &tb) {
+            body(tb, describePiece(tb, o.k, o.group, first, taken));
+          });
+}
+
+/// The piece's head and tail partial rows zeroed (the lane's columns).
+static void zeroPartials(ImplicitLocOpBuilder &b, const Owner &o,
+                         const Piece &p) {
+  Value zero = f32(b, 0.0);
+  for (int64_t which = 0; which < 2; ++which) {
+    Value row = partialRow(b, p.index, cst(b, which));
+    forEachColumn(b, o, [&](ImplicitLocOpBuilder &cb, Value col) {
+      storeElement(cb, zero, o.k.partials, ValueRange{row, col});
+    });
+  }
+}
+
+/// The row of the tail of piece `p`, whose positions go on in the pieces
+/// after it: its sum is the tail partial row, then the head partial rows
+/// of those pieces, in order, stored into the row.
+static void sumRun(ImplicitLocOpBuilder &b, const Owner &o, const Piece &p) {
+  const TrainingKernel &k = o.k;
+  Value row = p.lastRow;
+  // The run ends at the first slot after it whose row is greater (the
+  // slots are sorted by row).
+  Value taken = numTaken(b, k);
+  Value after =
+      lowerBound(b, arith::SubIOp::create(b, taken, p.end),
+                 arith::AddIOp::create(b, row, cst(b, 1)),
+                 [&](ImplicitLocOpBuilder &wb, Value i) {
+                   return loadSlotWord(wb, k.slotRows,
+                                       arith::AddIOp::create(wb, p.end, i));
+                 });
+  Value runEnd = arith::AddIOp::create(b, p.end, after);
+  Value lastPiece = arith::DivUIOp::create(
+      b, arith::SubIOp::create(b, runEnd, cst(b, 1)), k.positionsPerPiece);
+  Value next = arith::AddIOp::create(b, p.index, cst(b, 1));
+  Value endPiece = arith::AddIOp::create(b, lastPiece, cst(b, 1));
+  forEachColumn(b, o, [&](ImplicitLocOpBuilder &cb, Value col) {
+    Value tail = loadElement(
+        cb, k.partials, ValueRange{partialRow(cb, p.index, cst(cb, 1)), col});
+    Value sum =
+        exclusiveScan(cb, next, endPiece, tail,
+                      [&](ImplicitLocOpBuilder &lb, Value piece) {
+                        return loadElement(
+                            lb, k.partials,
+                            ValueRange{partialRow(lb, piece, cst(lb, 0)), col});
+                      },
+                      {});
+    storeElement(cb, sum, o.accumulator(), ValueRange{row, col});
+  });
+  if (k.touched)
+    markTouched(b, o, row);
 }
 
 /// Whether the lane added to `row` (i1).
@@ -767,23 +946,54 @@ static std::pair<Value, Value> groupAndLane(ImplicitLocOpBuilder &b,
   return {group, arith::RemUIOp::create(b, thread, bags.lanesPerBag)};
 }
 
-void mlir::embbag::gpu_lowering::buildRowOwnersThread(ImplicitLocOpBuilder &b,
-                                                      const TrainingKernel &k,
-                                                      Value block,
-                                                      Value thread) {
-  const BagKernel &bags = k.bags;
-  auto [group, lane] = groupAndLane(b, bags, block, thread);
-  // A group that owns no row has nothing to do.
-  Value works = cmp(b, arith::CmpIPredicate::ult, group, bags.numEmb);
-  buildIf(b, works, [&](ImplicitLocOpBuilder &tb) {
-    Owner o{k, group, lane};
-    zeroOwnedRows(tb, o);
-    addBucket(tb, o);
-    if (k.isUpdate())
-      stepOwnedRows(tb, o);
-    else if (k.rowGrads && !k.sparse)
-      roundOwnedRows(tb, o);
+void mlir::embbag::gpu_lowering::buildZeroRowsThread(ImplicitLocOpBuilder &b,
+                                                     const TrainingKernel &k,
+                                                     Value block,
+                                                     Value thread) {
+  auto [group, lane] = groupAndLane(b, k.bags, block, thread);
+  zeroOwnedRows(b, Owner{k, group, lane});
+}
+
+void mlir::embbag::gpu_lowering::buildPiecesThread(ImplicitLocOpBuilder &b,
+                                                   const TrainingKernel &k,
+                                                   Value block, Value thread) {
+  auto [group, lane] = groupAndLane(b, k.bags, block, thread);
+  Owner o{k, group, lane};
+  forGroupPiece(b, o, [&](ImplicitLocOpBuilder &tb, const Piece &p) {
+    zeroPartials(tb, o, p);
+    addPieceSlots(tb, o, p);
   });
+}
+
+void mlir::embbag::gpu_lowering::buildRunsThread(ImplicitLocOpBuilder &b,
+                                                 const TrainingKernel &k,
+                                                 Value block, Value thread) {
+  auto [group, lane] = groupAndLane(b, k.bags, block, thread);
+  Owner o{k, group, lane};
+  forGroupPiece(b, o, [&](ImplicitLocOpBuilder &tb, const Piece &p) {
+    // The piece whose tail row starts in it sums that row; a piece that is
+    // all one row going on from the piece before adds to another's run.
+    Value inside = arith::AndIOp::create(
+        tb, p.headGoesOn,
+        cmp(tb, arith::CmpIPredicate::eq, p.firstRow, p.lastRow));
+    Value starts = arith::AndIOp::create(
+        tb, p.tailGoesOn,
+        arith::XOrIOp::create(
+            tb, inside, arith::ConstantOp::create(tb, tb.getBoolAttr(true))));
+    buildIf(tb, starts, [&](ImplicitLocOpBuilder &sb) { sumRun(sb, o, p); });
+  });
+}
+
+void mlir::embbag::gpu_lowering::buildFinishRowsThread(ImplicitLocOpBuilder &b,
+                                                       const TrainingKernel &k,
+                                                       Value block,
+                                                       Value thread) {
+  auto [group, lane] = groupAndLane(b, k.bags, block, thread);
+  Owner o{k, group, lane};
+  if (k.isUpdate())
+    stepOwnedRows(b, o);
+  else
+    roundOwnedRows(b, o);
 }
 
 //===----------------------------------------------------------------------===//

@@ -7,32 +7,39 @@
 //   winners           max only, first: one thread per bag finds, for each
 //                     column, the position whose row gives the maximum
 //                     (the first on ties), from the table before any step.
-//   buckets           one thread per chunk of bags counts, for each row
-//                     owner (a group of lanes that owns the table rows r
-//                     with r mod numOwners = group), the positions of its
-//                     bags that read the owner's rows, checks the indices,
-//                     and for mean and sqrtn stores each bag's scale; one
-//                     thread per owner scans its counts over the chunks,
-//                     and one thread the owners' totals; then each
-//                     chunk's thread writes its positions, with their
-//                     bags, into their owners' slots: a stable counting
-//                     sort by owner, without atomics, which leaves each
-//                     owner's positions together and in index order.
-//   row owners        a group zeroes its rows' accumulators, walks its
-//                     slots (its positions, in index order), adding the
-//                     share of each to its row, then finishes its rows:
-//                     rounds an
-//                     f16/bf16 gradient, or takes the optimizer's step on
-//                     the rows it touched. No two groups write a row, so
-//                     there are no atomics on the gradient, and each row's
-//                     sum is in index order, every run alike.
+//   sort              the positions sorted by row, stably (an LSD radix
+//                     sort, without atomics): each pass sorts by a digit
+//                     of log2(numOwners) bits of the row, from the lowest.
+//                     One thread per chunk counts the digits of its
+//                     positions (the first pass reads the bags: it also
+//                     checks the indices and, for mean and sqrtn, stores
+//                     each bag's scale), one thread per digit scans its
+//                     counts over the chunks, one thread the digits'
+//                     totals, then each chunk's thread writes its
+//                     positions, with their bags and rows, into their
+//                     digits' slots. After the last pass each row's
+//                     positions are together, in index order.
+//   rows              groups of lanes zero the rows' accumulators (group
+//                     g the rows r with r mod numOwners = g).
+//   pieces            a group per piece of positionsPerPiece sorted slots
+//                     adds the share of each to its row; a row whose
+//                     positions go on in the piece before or after goes
+//                     into the piece's head or tail partial row instead.
+//   runs              the group of each piece where such a row starts
+//                     sums the piece's tail partial and the head partials
+//                     of the pieces its row goes on in, in order, into the
+//                     row: no two groups write a row, so there are no
+//                     atomics on the gradient, and each sum has the same
+//                     order every run.
+//   finish            the groups of `rows` round an f16/bf16 gradient, or
+//                     take the optimizer's step on the rows touched.
 //   weights gradient  one thread per bag: each position's dot product of
 //                     the bag's `dy` row and its table row, after a kernel
 //                     of one thread per position zeroes every position.
-//   sparse gradient   the owners sum into f32 rows and mark the rows they
-//                     touch; then one thread per chunk of kRowsPerChunk
-//                     rows counts its touched rows; the counts become
-//                     each chunk's first rank and the total (which the
+//   sparse gradient   the pieces and runs sum into f32 rows and mark the
+//                     rows they touch; then one thread per chunk of
+//                     kRowsPerChunk rows counts its touched rows; the counts
+//                     become each chunk's first rank and the total (which the
 //                     host reads, to allocate the results) in three
 //                     kernels: one thread per group of kChunksPerGroup
 //                     chunks sums them, one thread ranks the groups, one
@@ -82,22 +89,31 @@ struct TrainingKernel {
   Value dy;          // memref<num_bags x row x T>
   Value tableGrad;   // memref<num_emb x row x T>: a gradient op's; else null
   Value weightsGrad; // memref<num_indices x T>, or null
-  Value numOwners;   // index: the row owners' groups of lanes, a power of
-                     // two; group g owns the rows r with r mod numOwners = g
+  Value numOwners;   // index: the groups of lanes of the row kernels, a
+                     // power of two; group g zeroes and finishes the rows
+                     // r with r mod numOwners = g. Also the sort's radix.
 
-  // The owners' buckets (scratch memory): the bags in chunks of
-  // bagsPerChunk (index; numBagChunks of them); per chunk and owner the
-  // number of the owner's positions in the chunk, which the scan turns into
-  // their first slot among the owner's and the filling thread into their
-  // end (memref<num_chunks x num_owners x i64>); per owner the number of
-  // its positions (memref<num_owners x i64>) and its first slot, and the
+  // The sort (scratch memory): the first pass reads the bags in chunks of
+  // bagsPerChunk (index; numBagChunks of them), the later ones the slots
+  // in as many chunks of slotsPerChunk. Per chunk and digit the number of
+  // the chunk's positions with that digit, which the scan turns into their
+  // first slot among the digit's and the filling thread into their end
+  // (memref<num_chunks x num_owners x i64>); per digit the number of its
+  // positions (memref<num_owners x i64>) and its first slot, and the
   // number of slots at the end (memref<num_owners + 1 x i64>); per slot a
-  // position and its bag (memref<num_indices x i64> each): owner by owner,
-  // each owner's in index order.
-  Value bagsPerChunk, numBagChunks;
-  Value bucketCounts, ownerTotals, ownerBases, slotPositions, slotBags;
+  // position, its bag and its row (memref<num_indices x i64> each). A pass
+  // reads the slots of the one before from `source*`. The digit is the
+  // log2(numOwners) bits of the row from bit digitShift (index).
+  Value bagsPerChunk, numBagChunks, slotsPerChunk, digitShift;
+  Value bucketCounts, ownerTotals, ownerBases;
+  Value slotPositions, slotBags, slotRows;
+  Value sourcePositions, sourceBags, sourceRows;
   // mean and sqrtn: each bag's scale (memref<num_bags x f32>).
   Value bagScales;
+  // The pieces of positionsPerPiece sorted slots (index), and the head
+  // (2 p) and tail (2 p + 1) partial rows of piece p
+  // (memref<2 num_pieces x row x f32>).
+  Value positionsPerPiece, partials;
 
   // Scratch memory (null when not needed):
   // the rows' gradients in f32, when the owners cannot accumulate in the
@@ -137,30 +153,60 @@ struct TrainingKernel {
 void buildWinnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                         Value block, Value thread);
 
-/// Thread `thread` of block `block` of the kernel that counts each owner's
-/// positions, one chunk of bags per thread; it also checks the indices and
-/// segment ids, and stores mean's and sqrtn's scales.
+/// Thread `thread` of block `block` of the first pass's kernel that counts
+/// the digits of the positions, one chunk of bags per thread; it also
+/// checks the indices and segment ids, and stores mean's and sqrtn's scales.
 void buildCountBucketsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                              Value block, Value thread);
 
-/// Thread `thread` of block `block` of the kernel that turns each owner's
+/// Thread `thread` of block `block` of a later pass's kernel that counts
+/// the digits of the slots, one chunk of slots per thread.
+void buildCountSlotsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                           Value block, Value thread);
+
+/// Thread `thread` of block `block` of the kernel that turns each digit's
 /// counts into the first slot of its positions from each chunk, and their
-/// total, one owner per thread.
+/// total, one digit per thread.
 void buildScanOwnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                            Value block, Value thread);
 
-/// The one thread of the kernel that gives each owner its first slot.
+/// The one thread of the kernel that gives each digit its first slot.
 void buildPlaceOwnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                             Value block, Value thread);
 
-/// Thread `thread` of block `block` of the kernel that writes each chunk's
-/// positions into their owners' slots, one chunk of bags per thread.
+/// Thread `thread` of block `block` of the first pass's kernel that writes
+/// each chunk's positions into their digits' slots, one chunk of bags per
+/// thread.
 void buildFillBucketsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                             Value block, Value thread);
 
-/// Thread `thread` of block `block` of the row owners' kernel.
-void buildRowOwnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+/// Thread `thread` of block `block` of a later pass's kernel that writes
+/// each chunk's slots into their digits' slots, one chunk of slots per
+/// thread.
+void buildFillSlotsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                           Value block, Value thread);
+
+/// Thread `thread` of block `block` of the kernel that zeroes the rows'
+/// accumulators, a group of lanes per numOwners-th row.
+void buildZeroRowsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                         Value block, Value thread);
+
+/// Thread `thread` of block `block` of the kernel that adds the sorted
+/// slots' shares, a group of lanes per piece.
+void buildPiecesThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                       Value block, Value thread);
+
+/// Thread `thread` of block `block` of the kernel that sums the partial
+/// rows of the rows whose positions span pieces, a group of lanes per
+/// piece.
+void buildRunsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                     Value block, Value thread);
+
+/// Thread `thread` of block `block` of the kernel that rounds an f16/bf16
+/// gradient into the result, or takes an update's step, a group of lanes
+/// per numOwners-th row.
+void buildFinishRowsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                           Value block, Value thread);
 
 /// Thread `thread` of block `block` of a sparse gradient's kernel that
 /// counts the touched rows, one chunk of rows per thread.

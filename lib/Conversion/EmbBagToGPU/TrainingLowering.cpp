@@ -6,11 +6,16 @@
 // memory, and the launches, in stream order:
 //
 //   [max]      winners         one thread per bag
-//              count buckets   one thread per chunk of bags
-//              scan owners     one thread per row owner
-//              place owners    one thread
-//              fill buckets    one thread per chunk of bags
-//              row owners      groups of lanes, each owning rows
+//              count buckets   one thread per chunk of bags   \  the sort's
+//              scan owners     one thread per digit            | first pass
+//              place owners    one thread                      |
+//              fill buckets    one thread per chunk of bags   /
+//   [a loop]   count slots, scan owners, place owners, fill slots: each
+//              later pass, while rows have higher digits
+//              zero rows       groups of lanes, each owning rows
+//              pieces          a group of lanes per piece of sorted slots
+//              runs            the same groups: rows that span pieces
+//   [finish]   finish rows     the groups of `zero rows`
 //   [weights]  zero, weights   one thread per position, then per bag
 //
 // docs/GPU.md, "Training", says why this mapping and what it costs.
@@ -23,7 +28,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -212,6 +219,7 @@ public:
     Value owners = chooseOwners(b, k, /*oneLane=*/view.state != nullptr,
                                 options.trainingOwners);
     chooseBagChunks(b, k, options.trainingChunkPositions);
+    k.positionsPerPiece = cst(b, options.trainingPiecePositions);
     if (view.isUpdate)
       setOptimizer(b, view, k);
     allocateScratch(b, view, k);
@@ -329,6 +337,17 @@ private:
         arith::CeilDivUIOp::create(b, numBags, cst(b, kMaxBagChunks)));
     k.bagsPerChunk = arith::MaxUIOp::create(b, perChunk, one);
     k.numBagChunks = arith::CeilDivUIOp::create(b, numBags, k.bagsPerChunk);
+    // The later passes: as many chunks, of slots.
+    k.slotsPerChunk = arith::CeilDivUIOp::create(
+        b, k.bags.bounds.numIndices,
+        arith::MaxUIOp::create(b, k.numBagChunks, one));
+    k.digitShift = cst(b, 0);
+  }
+
+  /// The pieces of positionsPerPiece slots that cover the positions.
+  static Value numPieces(ImplicitLocOpBuilder &b, const TrainingKernel &k) {
+    return arith::CeilDivUIOp::create(b, k.bags.bounds.numIndices,
+                                      k.positionsPerPiece);
   }
 
   /// The optimizer's operands in `k`, and whether the results are their
@@ -386,8 +405,12 @@ private:
     Value ownerTotalsAt = region({k.numOwners}, 8);
     Value ownerBasesAt =
         region({arith::AddIOp::create(b, k.numOwners, cst(b, 1))}, 8);
-    Value slotPositionsAt = region({positions}, 8);
-    Value slotBagsAt = region({positions}, 8);
+    // Two sets of slots: a pass of the sort reads one and writes the other.
+    SmallVector<Value, 6> slotsAt;
+    for (int i = 0; i < 6; ++i)
+      slotsAt.push_back(region({positions}, 8));
+    Value partialsAt =
+        region({arith::MulIOp::create(b, numPieces(b, k), cst(b, 2)), row}, 4);
     Value bagScalesAt;
     if (view.reduction == Reduction::mean || view.reduction == Reduction::sqrtn)
       bagScalesAt = region({bags}, 4);
@@ -433,8 +456,15 @@ private:
     k.ownerTotals = view1D(ownerTotalsAt, k.numOwners, i64);
     k.ownerBases = view1D(
         ownerBasesAt, arith::AddIOp::create(b, k.numOwners, cst(b, 1)), i64);
-    k.slotPositions = view1D(slotPositionsAt, positions, i64);
-    k.slotBags = view1D(slotBagsAt, positions, i64);
+    k.slotPositions = view1D(slotsAt[0], positions, i64);
+    k.slotBags = view1D(slotsAt[1], positions, i64);
+    k.slotRows = view1D(slotsAt[2], positions, i64);
+    k.sourcePositions = view1D(slotsAt[3], positions, i64);
+    k.sourceBags = view1D(slotsAt[4], positions, i64);
+    k.sourceRows = view1D(slotsAt[5], positions, i64);
+    k.partials =
+        view2D(partialsAt, arith::MulIOp::create(b, numPieces(b, k), cst(b, 2)),
+               row, b.getF32Type());
     if (bagScalesAt)
       k.bagScales = view1D(bagScalesAt, bags, b.getF32Type());
     if (!view.sparse)
@@ -453,40 +483,117 @@ private:
 
   /// The launches, in stream order; the host waits for the last one when
   /// `checked` (it reads the flag word next).
-  void launch(ImplicitLocOpBuilder &b, const TrainingKernel &k, Value owners,
+  void launch(ImplicitLocOpBuilder &b, TrainingKernel &k, Value owners,
               bool checked) const {
     auto blocksFor = [&](Value threads) { return blocksOf(b, threads); };
     // A sparse gradient's host reads the count of its rows next.
     bool hostWaits = checked || k.sparse;
-    auto run = [&](Value blocks, bool last, auto thread) {
+    auto run = [&](const TrainingKernel &kernel, Value blocks, bool last,
+                   auto thread) {
       buildLaunch(
           b,
           [&](ImplicitLocOpBuilder &tb, Value block, Value id) {
-            thread(tb, k, block, id);
+            thread(tb, kernel, block, id);
           },
           blocks, options.hostLoops, last && hostWaits);
     };
     if (k.winners)
-      run(blocksFor(k.bags.bounds.numBags), false, buildWinnersThread);
+      run(k, blocksFor(k.bags.bounds.numBags), false, buildWinnersThread);
     Value chunkBlocks = blocksFor(k.numBagChunks);
-    run(chunkBlocks, false, buildCountBucketsThread);
-    run(blocksFor(k.numOwners), false, buildScanOwnersThread);
-    run(cst(b, 1), false, buildPlaceOwnersThread);
-    run(chunkBlocks, false, buildFillBucketsThread);
-    run(owners, !k.weightsGrad && !k.sparse, buildRowOwnersThread);
+    run(k, chunkBlocks, false, buildCountBucketsThread);
+    run(k, blocksFor(k.numOwners), false, buildScanOwnersThread);
+    run(k, cst(b, 1), false, buildPlaceOwnersThread);
+    run(k, chunkBlocks, false, buildFillBucketsThread);
+    sortHigherDigits(b, k, [&](const TrainingKernel &pass) {
+      run(pass, chunkBlocks, false, buildCountSlotsThread);
+      run(pass, blocksFor(pass.numOwners), false, buildScanOwnersThread);
+      run(pass, cst(b, 1), false, buildPlaceOwnersThread);
+      run(pass, chunkBlocks, false, buildFillSlotsThread);
+    });
+    bool finishes = k.isUpdate() || (k.rowGrads && !k.sparse);
+    bool lastSum = !finishes && !k.weightsGrad && !k.sparse;
+    Value pieceBlocks =
+        arith::CeilDivUIOp::create(b, numPieces(b, k), k.bags.bagsPerBlock);
+    run(k, owners, false, buildZeroRowsThread);
+    run(k, pieceBlocks, false, buildPiecesThread);
+    run(k, pieceBlocks, lastSum, buildRunsThread);
+    if (finishes)
+      run(k, owners, !k.weightsGrad && !k.sparse, buildFinishRowsThread);
     if (k.weightsGrad) {
-      run(blocksFor(k.bags.bounds.numIndices), false,
+      run(k, blocksFor(k.bags.bounds.numIndices), false,
           buildZeroWeightsGradThread);
-      run(blocksFor(k.bags.bounds.numBags), !k.sparse, buildWeightsGradThread);
+      run(k, blocksFor(k.bags.bounds.numBags), !k.sparse,
+          buildWeightsGradThread);
     }
     if (!k.sparse)
       return;
     Value groups = blocksFor(numChunkGroups(b, k.bags.numEmb));
-    run(blocksFor(numRowChunks(b, k.bags.numEmb)), false,
+    run(k, blocksFor(numRowChunks(b, k.bags.numEmb)), false,
         buildCountTouchedThread);
-    run(groups, false, buildSumGroupsThread);
-    run(cst(b, 1), false, buildRankGroupsThread);
-    run(groups, true, buildRankChunksThread);
+    run(k, groups, false, buildSumGroupsThread);
+    run(k, cst(b, 1), false, buildRankGroupsThread);
+    run(k, groups, true, buildRankChunksThread);
+  }
+
+  /// The sort's later passes, one per digit of log2(numOwners) bits above
+  /// the first that a row of the table may have (none when the first digit
+  /// covers the rows): a host loop whose body `launchPass` launches a
+  /// pass's kernels, each pass reading the slots the one before wrote.
+  /// Leaves the last pass's slots in `k`.
+  static void
+  sortHigherDigits(ImplicitLocOpBuilder &b, TrainingKernel &k,
+                   function_ref<void(const TrainingKernel &)> launchPass) {
+    Type i64 = b.getI64Type();
+    auto bitLength = [&](Value v) -> Value { // of an i64 v, 64 - ctlz(v)
+      return arith::SubIOp::create(
+          b, arith::ConstantOp::create(b, b.getI64IntegerAttr(64)),
+          math::CountLeadingZerosOp::create(b, v));
+    };
+    Value one = arith::ConstantOp::create(b, b.getI64IntegerAttr(1));
+    // numOwners is a power of two of at least 8 groups (a block's).
+    Value digitBits = arith::SubIOp::create(
+        b, bitLength(arith::IndexCastOp::create(b, i64, k.numOwners)), one);
+    Value maxRow = arith::SubIOp::create(
+        b, arith::IndexCastOp::create(b, i64, k.bags.numEmb), one);
+    Value rowBits = arith::SelectOp::create(
+        b,
+        arith::CmpIOp::create(
+            b, arith::CmpIPredicate::sle, maxRow,
+            arith::ConstantOp::create(b, b.getI64IntegerAttr(0))),
+        arith::ConstantOp::create(b, b.getI64IntegerAttr(0)),
+        bitLength(maxRow));
+    Value passes = arith::IndexCastOp::create(
+        b, b.getIndexType(),
+        arith::MaxUIOp::create(
+            b, arith::CeilDivUIOp::create(b, rowBits, digitBits), one));
+    Value shiftStep =
+        arith::IndexCastOp::create(b, b.getIndexType(), digitBits);
+    auto loop = scf::ForOp::create(
+        b, cst(b, 1), passes, cst(b, 1),
+        ValueRange{k.slotPositions, k.slotBags, k.slotRows, k.sourcePositions,
+                   k.sourceBags, k.sourceRows},
+        [&](OpBuilder &nested, Location loc, Value, ValueRange slots) {
+          // The slots written become the next pass's source.
+          scf::YieldOp::create(nested, loc,
+                               ValueRange{slots[3], slots[4], slots[5],
+                                          slots[0], slots[1], slots[2]});
+        });
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    ValueRange slots = loop.getRegionIterArgs();
+    TrainingKernel pass = k;
+    pass.sourcePositions = slots[0];
+    pass.sourceBags = slots[1];
+    pass.sourceRows = slots[2];
+    pass.slotPositions = slots[3];
+    pass.slotBags = slots[4];
+    pass.slotRows = slots[5];
+    pass.digitShift =
+        arith::MulIOp::create(b, loop.getInductionVar(), shiftStep);
+    launchPass(pass);
+    k.slotPositions = loop.getResult(0);
+    k.slotBags = loop.getResult(1);
+    k.slotRows = loop.getResult(2);
   }
 
   /// A sparse gradient's results, once the kernels counted its rows: new

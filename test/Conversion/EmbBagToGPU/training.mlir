@@ -3,14 +3,17 @@
 // RUN: embbag-opt %s --split-input-file --convert-embbag-to-gpu="host-loops=1" | FileCheck %s --check-prefix=HOST
 
 // The training ops' launches (docs/GPU.md, "Training"). An f32 gradient:
-// the host checks; scratch memory for the owners' buckets (counts per chunk
-// of bags and owner, the chunks' totals and first slots, each slot's
-// position and bag), no f32 rows (the owners add into the destination);
-// the count kernel, whose threads flag the offsets (bit 2) and the indices
-// (bit 32) and count each taken position for its row's owner (the row's
-// low bits); the scan of each owner's counts; the one thread that places
-// the owners; the fill kernel; the row owners writing the destination;
-// then the one wait and the reports.
+// the host checks; scratch memory for the sort by row (counts per chunk
+// and digit, the digits' totals and first slots, two sets of slots of a
+// position, its bag and its row), the pieces' partial rows, no f32 rows
+// (the pieces add into the destination); the sort's first pass: the count
+// kernel, whose threads flag the offsets (bit 2) and the indices (bit 32)
+// and count each taken position for its row's digit (the row's low bits),
+// the scan of each digit's counts, the one thread that places the digits,
+// the fill kernel; a host loop over the later passes (as many as the
+// table's rows need: the bit length of num_emb - 1), each reading the
+// slots the one before wrote; the rows zeroed, the pieces and the runs
+// writing the destination; then the one wait and the reports.
 
 func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
                 %off: tensor<?xi64>, %out: memref<?x4xf32>) {
@@ -24,17 +27,28 @@ func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
 // CHECK:         cf.assert {{.*}}embbag.offsets_grad at {{.*}}: the destination must have the shape of the result
 // CHECK:         %[[SCRATCH:.*]] = call @embbagCudaScratch(%{{.*}}) : (index) -> memref<?xi8>
 // CHECK-NEXT:    memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
-// CHECK-COUNT-4: memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi64>
+// CHECK-COUNT-8: memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi64>
+// CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %c4] : memref<?xi8> to memref<?x?xf32>
 // CHECK-NOT:     memref.view
 // CHECK:         %[[FLAG:.*]] = call @embbagCudaStatusWord()
 // CHECK:         gpu.launch async
 // CHECK:           memref.atomic_rmw ori %c2_i32{{.*}}, %[[FLAG]]
 // CHECK:           memref.atomic_rmw ori %c32_i32{{.*}}, %[[FLAG]]
+// CHECK:           arith.shrui
 // CHECK:           arith.andi
 // CHECK:         gpu.launch async
 // CHECK:         gpu.launch async {{.*}} in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
 // CHECK:         gpu.launch async
+// CHECK:         math.ctlz
+// CHECK:         scf.for {{.*}} iter_args(%[[P:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}, %[[R:.*]] = %{{.*}}, %[[P2:.*]] = %{{.*}}, %[[B2:.*]] = %{{.*}}, %[[R2:.*]] = %{{.*}}) -> (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>)
+// CHECK-COUNT-4:   gpu.launch async
+// CHECK:           scf.yield %[[P2]], %[[B2]], %[[R2]], %[[P]], %[[B]], %[[R]] :
 // CHECK:         gpu.launch async
+// CHECK:           memref.store {{.*}}, %arg4[
+// CHECK:         gpu.launch async
+// CHECK:           memref.store {{.*}}, %arg4[
+// CHECK:         gpu.launch async
+// CHECK:           scf.while
 // CHECK:           memref.store {{.*}}, %arg4[
 // CHECK-NOT:     gpu.launch
 // CHECK:         gpu.wait [
@@ -44,16 +58,18 @@ func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
 // CHECK:       func.func private @embbagCudaStatusWord() -> memref<1xi32> attributes {llvm.emit_c_interface}
 // OFF-LABEL:   func.func @grad
 // OFF-NOT:       embbagCudaStatusWord
-// OFF-COUNT-5:   gpu.launch async
+// OFF-COUNT-11:  gpu.launch async
 // OFF-NOT:       gpu.launch
 // OFF-NOT:       gpu.wait [
 
 // -----
 
 // Row-wise Adagrad of max, bf16 table: scratch memory for the gradient rows
-// (f32), the touched bits and the winners, then the buckets; the winners'
-// launch, the buckets' four, then the row owners' (one lane per row:
-// bagsPerBlock 256); the in-place tests of the table and the state.
+// (f32), the touched bits and the winners, then the sort's; the winners'
+// launch, the sort's first pass and later ones, then the rows zeroed (the
+// touched bits cleared), the pieces and the runs (which set them), and the
+// step (one lane per row: bagsPerBlock 256); the in-place tests of the
+// table and the state.
 func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x8xbf16>,
                    %t: tensor<?x8xbf16>, %i: tensor<?xi32>, %off: tensor<?xi32>,
                    %tout: memref<?x8xbf16>, %sout: memref<?xf32>) {
@@ -75,9 +91,14 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x8xbf16>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi32>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
-// CHECK-COUNT-6: gpu.launch async
+// CHECK-COUNT-9: gpu.launch async
+// CHECK:         gpu.launch async
 // CHECK:           memref.atomic_rmw andi
+// CHECK:         gpu.launch async
 // CHECK:           memref.atomic_rmw ori
+// CHECK:         gpu.launch async
+// CHECK:           memref.atomic_rmw ori
+// CHECK:         gpu.launch async
 // CHECK:           arith.truncf {{.*}} : f32 to bf16
 // CHECK:         gpu.wait [
 // CHECK:       func.func private @embbagCudaScratch(index) -> memref<?xi8> attributes {llvm.emit_c_interface}
