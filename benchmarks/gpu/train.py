@@ -500,7 +500,8 @@ def main():
                 os.path.join(args.lib_dir, f"libtrain_sparse{suffix}.so"),
                 args.device, args.lib_dir)}
     if args.device == "cpu":
-        ok = run_checks(libs, "cpu", rows=300, batch=40, per_bag=4)
+        # 5000 rows: two passes of the sort by row (1024 digits each).
+        ok = run_checks(libs, "cpu", rows=5000, batch=40, per_bag=4)
     else:
         ok = run_checks(libs, "cuda", rows=100000, batch=2048, per_bag=16)
         if ok:

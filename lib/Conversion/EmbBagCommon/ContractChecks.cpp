@@ -131,11 +131,15 @@ LogicalResult ContractCheckEmitter::sameShape(const Clause &c) {
   if (type.getRank() != refType.getRank())
     return success(); // the verifiers reject it
   SmallVector<OpFoldResult> refDims;
+  // A result of the op being lowered, which goes away with it: its shape
+  // from the operands (a sparse gradient's weights gradient has one where
+  // its rows have none).
   if (auto reify = c.reference.getDefiningOp<ReifyRankedShapedTypeOpInterface>();
       reify && c.reference.getDefiningOp() == op) {
-    ReifiedRankedShapedTypeDims dims;
-    if (succeeded(reify.reifyResultShapes(b, dims)))
-      refDims = dims[cast<OpResult>(c.reference).getResultNumber()];
+    FailureOr<SmallVector<OpFoldResult>> dims = reify.reifyShapeOfResult(
+        b, cast<OpResult>(c.reference).getResultNumber());
+    if (succeeded(dims))
+      refDims = std::move(*dims);
   }
   Value ok;
   for (int64_t d = 0; d < type.getRank(); ++d) {

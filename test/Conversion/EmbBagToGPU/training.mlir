@@ -113,3 +113,34 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x8xbf16>
 // HOST:          scf.parallel
 // HOST:          scf.parallel
 // HOST-NOT:    embbagCudaScratch
+
+// -----
+
+// A sparse gradient with weights: its weights gradient goes into a
+// destination, whose shape is checked against the weights' (a regression
+// test: the check read the op's own result, whose shape a sparse gradient
+// could not reify, and the lowering left that use dangling: "operand #0
+// does not dominate this use").
+func.func @sparse_weights(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
+                          %off: tensor<?xi64>, %w: tensor<?xf32>, %dwout: memref<?xf32>)
+    -> (tensor<?xi64>, tensor<?x4xf32>) {
+  %r, %v, %dw = embbag.offsets_grad sum %dy, %t[%i] offsets(%off) weights(%w) sparse
+      : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?xi64>, tensor<?xi64>, tensor<?xf32>)
+      -> (tensor<?xi64>, tensor<?x4xf32>, tensor<?xf32>)
+  bufferization.materialize_in_destination %dw in restrict writable %dwout
+      : (tensor<?xf32>, memref<?xf32>) -> ()
+  return %r, %v : tensor<?xi64>, tensor<?x4xf32>
+}
+// CHECK-LABEL: func.func @sparse_weights
+// CHECK:         cf.assert {{.*}}: weights must have one weight per index
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:    %[[WEIGHTS:.*]] = tensor.dim %arg4, %{{.*}} : tensor<?xf32>
+// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT:    %[[DEST:.*]] = memref.dim %arg5, %{{.*}} : memref<?xf32>
+// CHECK-NEXT:    %[[SAME:.*]] = arith.cmpi eq, %[[DEST]], %[[WEIGHTS]] : index
+// CHECK:         cf.assert %[[SAME]], "embbag.offsets_grad at {{.*}}: the destination must have the shape of the result"
+// CHECK:         call @embbagCudaCountWord
+// CHECK-NOT:     = embbag.offsets_grad
+// OFF-LABEL:   func.func @sparse_weights
+// OFF-NOT:       the destination must have the shape
+// OFF:           call @embbagCudaCountWord

@@ -865,6 +865,22 @@ static LogicalResult reifyGradShapes(OpT op, OpBuilder &b,
   return success();
 }
 
+/// The shape of result `resultIndex` (each gradient op's
+/// reifyShapeOfResult): a sparse gradient's rows and gradient rows have
+/// none before the op runs, its weights gradient the weights'.
+template <typename OpT>
+static FailureOr<SmallVector<OpFoldResult>>
+reifyGradShapeOfResult(OpT op, OpBuilder &b, int resultIndex) {
+  if (resultIndex < 0 || resultIndex >= int(op->getNumResults()))
+    return failure();
+  if (op.getSparse() && op->getResult(resultIndex) != op.getWeightsGrad())
+    return failure();
+  Value shaped = op->getResult(resultIndex) == op.getWeightsGrad()
+                     ? op.getWeights()
+                     : op.getTable();
+  return tensor::getMixedSizes(b, op.getLoc(), shaped);
+}
+
 /// The updated table's and state's shapes (each update op's
 /// reifyResultShapes, defined in EmbBagTrainingOps.td).
 template <typename OpT>

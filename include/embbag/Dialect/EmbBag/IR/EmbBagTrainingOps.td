@@ -55,9 +55,11 @@ class EmbBag_TrainingOp<string mnemonic, list<Trait> traits = []>
 class EmbBag_GradOp<string form, dag clauses, string clauseFormat>
     : EmbBag_TrainingOp<form # "_grad", [
         // The dense gradients' shapes are the table's and the weights';
-        // a sparse gradient's rows are only known at run time.
+        // a sparse gradient's rows are only known at run time (its
+        // weights gradient's shape is still the weights').
         DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
-                                  ["reifyResultShapes"]>]> {
+                                  ["reifyResultShapes",
+                                   "reifyShapeOfResult"]>]> {
   let arguments = !con((ins EmbBag_ReductionAttr:$reduction,
                             EmbBag_ElementTensor:$dy),
                        clauses, (ins UnitAttr:$sparse));
@@ -88,6 +90,10 @@ class EmbBag_GradOp<string form, dag clauses, string clauseFormat>
     $cppClass::reifyResultShapes(::mlir::OpBuilder &b,
                                  ::mlir::ReifiedRankedShapedTypeDims &shapes) {
       return reifyGradShapes(*this, b, shapes);
+    }
+    ::llvm::FailureOr<::llvm::SmallVector<::mlir::OpFoldResult>>
+    $cppClass::reifyShapeOfResult(::mlir::OpBuilder &b, int resultIndex) {
+      return reifyGradShapeOfResult(*this, b, resultIndex);
     }
   }];
 }
