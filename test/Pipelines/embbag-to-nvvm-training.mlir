@@ -47,26 +47,26 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
   return %rows, %values : tensor<?xi64>, tensor<?x64xbf16>
 }
 
-// Each op: the sort's first pass (count, scan the digits' counts, place
-// the digits, fill), a host loop over the later passes (the same four),
-// then the rows zeroed, the pieces, the runs and, for an update, the step;
-// max's winners come first.
+// Each op: a host loop over the sort's passes (count, with the first
+// pass's kernel or a later pass's; scan the digits' counts; place the
+// digits; fill, the first pass's or a later pass's), then the rows
+// zeroed, the pieces, the runs and, for an update, the step; max's winners
+// come first.
 // HOST:     llvm.func @sgd(
 // HOST:       llvm.call @embbagCudaScratch(
-// HOST-COUNT-4: gpu.launch_func
 // HOST:       llvm.intr.ctlz
-// HOST-COUNT-8: gpu.launch_func
+// HOST-COUNT-10: gpu.launch_func
 // HOST-NOT:   gpu.launch_func
 // HOST:     llvm.func @adagrad(
 // HOST:       llvm.call @embbagCudaScratch(
-// HOST-COUNT-13: gpu.launch_func
+// HOST-COUNT-11: gpu.launch_func
 // HOST-NOT:   gpu.launch_func
 // HOST:     llvm.func @sparse(
 // HOST:       llvm.call @embbagCudaScratch(
 // HOST:       llvm.call @embbagCudaCountWord(
 // The sort, the rows, pieces and runs, the count, the groups' sums, their
 // ranks, the chunks' ranks; the host waits and reads the count.
-// HOST-COUNT-15: gpu.launch_func
+// HOST-COUNT-13: gpu.launch_func
 // HOST:       llvm.call @mgpuStreamSynchronize
 // HOST:       llvm.call @embbagCudaAlloc(
 // HOST:       llvm.call @embbagCudaAlloc(
@@ -76,48 +76,52 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // HOST:     llvm.func private @embbagCudaScratch(%{{.*}}: i64)
 
 // sgd. The first pass's count kernel: mean's scale a reciprocal, the
-// indices flagged (bit 32), the counts i64 words.
+// indices flagged (bit 32), the digit the row shifted and masked, the
+// counts i64 words.
 // PTX-LABEL: // gpu.binary @sgd_kernel
 // PTX:       .visible .entry sgd_kernel(
 // PTX:       .maxntid 256, 1, 1
 // PTX:       rcp.rn.f32
 // PTX:       atom.global.or.b32 {{.*}}, 32;
+// PTX:       shr.u64
+// PTX:       and.b64
+// PTX:       st.global.b64
+// A later pass's count: the rows of the slots, shifted.
+// PTX-LABEL: // gpu.binary @sgd_kernel_0
+// PTX:       shr.u64
 // PTX:       and.b64
 // PTX:       st.global.b64
 // The scan of each digit's counts over the chunks: eight loads at once.
-// PTX-LABEL: // gpu.binary @sgd_kernel_0
+// PTX-LABEL: // gpu.binary @sgd_kernel_1
 // PTX-COUNT-8: ld.global.b64
 // PTX:       st.global.b64
 // The one thread that places the digits: an exclusive scan.
-// PTX-LABEL: // gpu.binary @sgd_kernel_1
+// PTX-LABEL: // gpu.binary @sgd_kernel_2
 // PTX:       ld.global.b64
 // PTX:       st.global.b64
-// The fill kernel: each slot's position, bag and row, whole 8-byte stores.
-// PTX-LABEL: // gpu.binary @sgd_kernel_2
-// PTX:       and.b64
-// PTX:       st.global.b64
-// PTX:       st.global.b64
-// PTX:       st.global.b64
-// A later pass's count and fill: the digit is the row shifted right.
+// The fill kernels: each slot's position, bag and row, whole 8-byte
+// stores; the first pass's from the bags, a later pass's from the slots.
 // PTX-LABEL: // gpu.binary @sgd_kernel_3
-// PTX:       shr.u64
 // PTX:       and.b64
-// PTX-LABEL: // gpu.binary @sgd_kernel_6
+// PTX:       st.global.b64
+// PTX:       st.global.b64
+// PTX:       st.global.b64
+// PTX-LABEL: // gpu.binary @sgd_kernel_4
 // PTX:       shr.u64
 // PTX:       st.global.b64
 // PTX:       st.global.b64
 // PTX:       st.global.b64
 // The rows zeroed, the touched bits cleared (atomics).
-// PTX-LABEL: // gpu.binary @sgd_kernel_7
+// PTX-LABEL: // gpu.binary @sgd_kernel_5
 // PTX:       atom.global.and.b32
 // The pieces: the f16 dy read, the touched bits set; the runs likewise.
-// PTX-LABEL: // gpu.binary @sgd_kernel_8
+// PTX-LABEL: // gpu.binary @sgd_kernel_6
 // PTX:       ld.global.b16
 // PTX:       atom.global.or.b32
-// PTX-LABEL: // gpu.binary @sgd_kernel_9
+// PTX-LABEL: // gpu.binary @sgd_kernel_7
 // PTX:       atom.global.or.b32
 // The step: one fma per element, rounded to f16.
-// PTX-LABEL: // gpu.binary @sgd_kernel_10
+// PTX-LABEL: // gpu.binary @sgd_kernel_8
 // PTX:       fma.rn.f32
 // PTX:       cvt.rn.f16.f32
 // Row-wise Adagrad: the winners' kernel first, the step (one lane per
@@ -125,7 +129,7 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // PTX-LABEL: // gpu.binary @adagrad_kernel
 // PTX:       .visible .entry adagrad_kernel(
 // PTX:       setp.gt.f32
-// PTX-LABEL: // gpu.binary @adagrad_kernel_22
+// PTX-LABEL: // gpu.binary @adagrad_kernel_18
 // PTX:       .visible .entry adagrad_kernel(
 // PTX:       sqrt.rn.f32
 // PTX:       fma.rn.f32
@@ -134,26 +138,26 @@ func.func @sparse(%dy: tensor<?x64xbf16>, %t: tensor<?x64xbf16>, %i: tensor<?xi6
 // accumulate in f32 scratch rows and set the touched bits; the count and
 // list kernels test lane 0's touched bit; the three ranking kernels load
 // counts and store sums; the copy rounds to bf16.
+// PTX-LABEL: // gpu.binary @sparse_kernel_25
+// PTX:       atom.global.or.b32
+// PTX-LABEL: // gpu.binary @sparse_kernel_26
+// PTX:       atom.global.or.b32
+// PTX-LABEL: // gpu.binary @sparse_kernel_27
+// PTX:       and.b{{32|64}} {{.*}}, 1;
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_28
+// PTX:       ld.global.b64
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_29
+// PTX:       ld.global.b64
+// PTX:       st.global
+// PTX-LABEL: // gpu.binary @sparse_kernel_30
+// PTX:       ld.global.b64
+// PTX:       st.global
 // PTX-LABEL: // gpu.binary @sparse_kernel_31
-// PTX:       atom.global.or.b32
+// PTX:       and.b{{32|64}} {{.*}}, 1;
+// PTX:       st.global
 // PTX-LABEL: // gpu.binary @sparse_kernel_32
-// PTX:       atom.global.or.b32
-// PTX-LABEL: // gpu.binary @sparse_kernel_33
-// PTX:       and.b{{32|64}} {{.*}}, 1;
-// PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_34
-// PTX:       ld.global.b64
-// PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_35
-// PTX:       ld.global.b64
-// PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_36
-// PTX:       ld.global.b64
-// PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_37
-// PTX:       and.b{{32|64}} {{.*}}, 1;
-// PTX:       st.global
-// PTX-LABEL: // gpu.binary @sparse_kernel_38
 // PTX:       st.global.{{u|b}}16
 
 // The runtime's functions through their C interface.

@@ -6,12 +6,12 @@
 // memory, and the launches, in stream order:
 //
 //   [max]      winners         one thread per bag
-//              count buckets   one thread per chunk of bags   \  the sort's
-//              scan owners     one thread per digit            | first pass
-//              place owners    one thread                      |
-//              fill buckets    one thread per chunk of bags   /
-//   [a loop]   count slots, scan owners, place owners, fill slots: each
-//              later pass, while rows have higher digits
+//   [a loop]   the sort by row, one pass per digit of the rows:
+//              count           one thread per chunk (of bags in the first
+//                              pass, of slots in the later ones)
+//              scan owners     one thread per digit
+//              place owners    one thread
+//              fill            one thread per chunk
 //              zero rows       groups of lanes, each owning rows
 //              pieces          a group of lanes per piece of sorted slots
 //              runs            the same groups: rows that span pieces
@@ -500,15 +500,21 @@ private:
     if (k.winners)
       run(k, blocksFor(k.bags.bounds.numBags), false, buildWinnersThread);
     Value chunkBlocks = blocksFor(k.numBagChunks);
-    run(k, chunkBlocks, false, buildCountBucketsThread);
-    run(k, blocksFor(k.numOwners), false, buildScanOwnersThread);
-    run(k, cst(b, 1), false, buildPlaceOwnersThread);
-    run(k, chunkBlocks, false, buildFillBucketsThread);
-    sortHigherDigits(b, k, [&](const TrainingKernel &pass) {
-      run(pass, chunkBlocks, false, buildCountSlotsThread);
+    // The first pass reads the bags, the later ones the slots.
+    auto firstOrLater = [&](Value first, const TrainingKernel &pass,
+                            auto firstThread, auto laterThread) {
+      auto ifOp = scf::IfOp::create(b, first, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.thenYield());
+      run(pass, chunkBlocks, false, firstThread);
+      b.setInsertionPoint(ifOp.elseYield());
+      run(pass, chunkBlocks, false, laterThread);
+    };
+    sortByRow(b, k, [&](const TrainingKernel &pass, Value first) {
+      firstOrLater(first, pass, buildCountBucketsThread, buildCountSlotsThread);
       run(pass, blocksFor(pass.numOwners), false, buildScanOwnersThread);
       run(pass, cst(b, 1), false, buildPlaceOwnersThread);
-      run(pass, chunkBlocks, false, buildFillSlotsThread);
+      firstOrLater(first, pass, buildFillBucketsThread, buildFillSlotsThread);
     });
     bool finishes = k.isUpdate() || (k.rowGrads && !k.sparse);
     bool lastSum = !finishes && !k.weightsGrad && !k.sparse;
@@ -535,14 +541,14 @@ private:
     run(k, groups, true, buildRankChunksThread);
   }
 
-  /// The sort's later passes, one per digit of log2(numOwners) bits above
-  /// the first that a row of the table may have (none when the first digit
-  /// covers the rows): a host loop whose body `launchPass` launches a
-  /// pass's kernels, each pass reading the slots the one before wrote.
-  /// Leaves the last pass's slots in `k`.
-  static void
-  sortHigherDigits(ImplicitLocOpBuilder &b, TrainingKernel &k,
-                   function_ref<void(const TrainingKernel &)> launchPass) {
+  /// The sort's passes, one per digit of log2(numOwners) bits that a row
+  /// of the table may have (at least one): a host loop whose body
+  /// `launchPass` launches a pass's kernels, given whether it is the first
+  /// (i1), which reads the bags; each later pass reads the slots the one
+  /// before wrote. Leaves the last pass's slots in `k`.
+  static void sortByRow(
+      ImplicitLocOpBuilder &b, TrainingKernel &k,
+      function_ref<void(const TrainingKernel &, Value first)> launchPass) {
     Type i64 = b.getI64Type();
     auto bitLength = [&](Value v) -> Value { // of an i64 v, 64 - ctlz(v)
       return arith::SubIOp::create(
@@ -568,10 +574,11 @@ private:
             b, arith::CeilDivUIOp::create(b, rowBits, digitBits), one));
     Value shiftStep =
         arith::IndexCastOp::create(b, b.getIndexType(), digitBits);
+    // The first pass writes k's slots, the second k's sources, and so on.
     auto loop = scf::ForOp::create(
-        b, cst(b, 1), passes, cst(b, 1),
-        ValueRange{k.slotPositions, k.slotBags, k.slotRows, k.sourcePositions,
-                   k.sourceBags, k.sourceRows},
+        b, cst(b, 0), passes, cst(b, 1),
+        ValueRange{k.sourcePositions, k.sourceBags, k.sourceRows,
+                   k.slotPositions, k.slotBags, k.slotRows},
         [&](OpBuilder &nested, Location loc, Value, ValueRange slots) {
           // The slots written become the next pass's source.
           scf::YieldOp::create(nested, loc,
@@ -590,7 +597,8 @@ private:
     pass.slotRows = slots[5];
     pass.digitShift =
         arith::MulIOp::create(b, loop.getInductionVar(), shiftStep);
-    launchPass(pass);
+    launchPass(pass, arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                           loop.getInductionVar(), cst(b, 0)));
     k.slotPositions = loop.getResult(0);
     k.slotBags = loop.getResult(1);
     k.slotRows = loop.getResult(2);

@@ -6,14 +6,16 @@
 // the host checks; scratch memory for the sort by row (counts per chunk
 // and digit, the digits' totals and first slots, two sets of slots of a
 // position, its bag and its row), the pieces' partial rows, no f32 rows
-// (the pieces add into the destination); the sort's first pass: the count
-// kernel, whose threads flag the offsets (bit 2) and the indices (bit 32)
-// and count each taken position for its row's digit (the row's low bits),
-// the scan of each digit's counts, the one thread that places the digits,
-// the fill kernel; a host loop over the later passes (as many as the
-// table's rows need: the bit length of num_emb - 1), each reading the
-// slots the one before wrote; the rows zeroed, the pieces and the runs
-// writing the destination; then the one wait and the reports.
+// (the pieces add into the destination); a host loop over the sort's
+// passes (as many as the table's rows need: the bit length of num_emb - 1
+// over the digits' bits), each reading the slots the one before wrote:
+// the count kernel (the first pass's reads the bags, and its threads flag
+// the offsets, bit 2, and the indices, bit 32; a later pass's reads the
+// slots), each position counted for its row's digit (the row shifted,
+// masked), the scan of each digit's counts, the one thread that places the
+// digits, the fill kernel (the first pass's or a later pass's); the rows
+// zeroed, the pieces and the runs writing the destination; then the one
+// wait and the reports.
 
 func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
                 %off: tensor<?xi64>, %out: memref<?x4xf32>) {
@@ -31,17 +33,26 @@ func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %c4] : memref<?xi8> to memref<?x?xf32>
 // CHECK-NOT:     memref.view
 // CHECK:         %[[FLAG:.*]] = call @embbagCudaStatusWord()
-// CHECK:         gpu.launch async
-// CHECK:           memref.atomic_rmw ori %c2_i32{{.*}}, %[[FLAG]]
-// CHECK:           memref.atomic_rmw ori %c32_i32{{.*}}, %[[FLAG]]
-// CHECK:           arith.shrui
-// CHECK:           arith.andi
-// CHECK:         gpu.launch async
-// CHECK:         gpu.launch async {{.*}} in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
-// CHECK:         gpu.launch async
 // CHECK:         math.ctlz
 // CHECK:         scf.for {{.*}} iter_args(%[[P:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}, %[[R:.*]] = %{{.*}}, %[[P2:.*]] = %{{.*}}, %[[B2:.*]] = %{{.*}}, %[[R2:.*]] = %{{.*}}) -> (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>)
-// CHECK-COUNT-4:   gpu.launch async
+// CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK:           scf.if %[[FIRST]] {
+// CHECK:             gpu.launch async
+// CHECK:               memref.atomic_rmw ori %c2_i32{{.*}}, %[[FLAG]]
+// CHECK:               memref.atomic_rmw ori %c32_i32{{.*}}, %[[FLAG]]
+// CHECK:               arith.shrui
+// CHECK:               arith.andi
+// CHECK:           } else {
+// CHECK:             gpu.launch async
+// CHECK:               memref.load %[[R]][
+// CHECK:               arith.shrui
+// CHECK:           gpu.launch async
+// CHECK:           gpu.launch async {{.*}} in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK:           scf.if %[[FIRST]] {
+// CHECK:             gpu.launch async
+// CHECK:           } else {
+// CHECK:             gpu.launch async
+// CHECK:               memref.store {{.*}}, %[[R2]][
 // CHECK:           scf.yield %[[P2]], %[[B2]], %[[R2]], %[[P]], %[[B]], %[[R]] :
 // CHECK:         gpu.launch async
 // CHECK:           memref.store {{.*}}, %arg4[
@@ -58,7 +69,7 @@ func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
 // CHECK:       func.func private @embbagCudaStatusWord() -> memref<1xi32> attributes {llvm.emit_c_interface}
 // OFF-LABEL:   func.func @grad
 // OFF-NOT:       embbagCudaStatusWord
-// OFF-COUNT-11:  gpu.launch async
+// OFF-COUNT-9:   gpu.launch async
 // OFF-NOT:       gpu.launch
 // OFF-NOT:       gpu.wait [
 
@@ -66,7 +77,7 @@ func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
 
 // Row-wise Adagrad of max, bf16 table: scratch memory for the gradient rows
 // (f32), the touched bits and the winners, then the sort's; the winners'
-// launch, the sort's first pass and later ones, then the rows zeroed (the
+// launch, the sort's (six launches in its loop), then the rows zeroed (the
 // touched bits cleared), the pieces and the runs (which set them), and the
 // step (one lane per row: bagsPerBlock 256); the in-place tests of the
 // table and the state.
@@ -91,7 +102,7 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x8xbf16>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi32>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
-// CHECK-COUNT-9: gpu.launch async
+// CHECK-COUNT-7: gpu.launch async
 // CHECK:         gpu.launch async
 // CHECK:           memref.atomic_rmw andi
 // CHECK:         gpu.launch async
