@@ -35,6 +35,7 @@ import argparse
 import ctypes
 import os
 import sys
+import time
 
 import torch
 import torch.nn.functional as F
@@ -474,12 +475,39 @@ def torch_sparse_step(mode, ops):
     return step
 
 
+def run_host_timing(libs):
+    """--host-timing: the host loops' time per call (best of three) of the
+    gradients and row-wise Adagrad on `train.py`'s operands: the kernels'
+    total work, since the host runs their threads one after another (not
+    a GPU's time, which the longest chain sets)."""
+    print("| function | table | batch x bag | host loops ms |")
+    print("|---|---|---|--:|")
+    timed = ("grad_sum_f32", "grad_mean_f16", "grad_max_f32",
+             "adagrad_sum_f32")
+    for rows in (100000, 1000000):
+        for name, kind, mode, t, weighted in FUNCTIONS:
+            if name not in timed:
+                continue
+            ops = operands(rows, 2048, 32, t, weighted, "cpu", 3)
+            state = torch.rand(rows)
+            best = float("inf")
+            for _ in range(3):
+                start = time.perf_counter()
+                call(libs["off"], name, kind, ops, weighted, state)
+                best = min(best, time.perf_counter() - start)
+            print(f"| {name} | {rows} x {DIM} | 2048 x 32 | "
+                  f"{best * 1e3:.0f} |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--emit-mlir", metavar="PATH",
                         help="write the kernels' MLIR and stop")
     parser.add_argument("--emit-sparse-mlir", metavar="PATH",
                         help="with --emit-mlir: the sparse gradients' MLIR")
+    parser.add_argument("--host-timing", action="store_true",
+                        help="with --device cpu: time the host loops of "
+                        "four functions at 100k and 1M rows")
     add_library_arguments(parser, reps=20)
     args = parser.parse_args()
     if args.emit_mlir:
@@ -502,6 +530,8 @@ def main():
     if args.device == "cpu":
         # 5000 rows: two passes of the sort by row (1024 digits each).
         ok = run_checks(libs, "cpu", rows=5000, batch=40, per_bag=4)
+        if ok and args.host_timing:
+            run_host_timing(libs)
     else:
         ok = run_checks(libs, "cuda", rows=100000, batch=2048, per_bag=16)
         if ok:
