@@ -69,6 +69,15 @@ python3 "$ROOT/benchmarks/gpu/gen_kernels.py" --tables "$OUT/tables.mlir"
   --emit-sparse-mlir "$OUT/train_sparse.mlir"
 "$AOT" --target=nvptx --chip="$CHIP" --checks=off "$OUT/train.mlir" -o "$OUT/libtrain.so"
 "$AOT" --target=nvptx --chip="$CHIP" --checks=status "$OUT/train.mlir" -o "$OUT/libtrain_status.so"
+# The training sweep's libraries (run.sh --training-sweep): other chunks
+# of the sort and pieces of the sums.
+"$AOT" --target=nvptx --chip="$CHIP" --checks=off \
+  --pipeline-options="training-chunk-positions=64" "$OUT/train.mlir" -o "$OUT/libtrain_c64.so"
+for piece in 32 512; do
+  "$AOT" --target=nvptx --chip="$CHIP" --checks=off \
+    --pipeline-options="training-piece-positions=$piece" "$OUT/train.mlir" \
+    -o "$OUT/libtrain_p$piece.so"
+done
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/train.mlir" -o "$OUT/libtrain_cpu.so"
 "$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/train.mlir" \
   -o "$OUT/libtrain_status_cpu.so"

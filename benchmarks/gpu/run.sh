@@ -14,15 +14,24 @@
 #
 # With --occupancy-sweep it then times the kernels built with 4 (the
 # default), 3 and 0 blocks per SM (ab.py; build.sh's libbench*_mb*.so),
-# unchecked and checked, with and without a padding_idx.
+# unchecked and checked, with and without a padding_idx. With
+# --training-sweep train.py also times the training kernels built with
+# other chunks of the sort and pieces of the sums (build.sh's
+# libtrain_c64.so, libtrain_p32.so, libtrain_p512.so).
 #
 #   benchmarks/gpu/run.sh [--no-bench] [--reps N] [--occupancy-sweep]
+#                         [--training-sweep]
 set -uo pipefail
 
 OCCUPANCY=0
+TRAIN_ARGS=()
 ARGS=()
 for arg in "$@"; do
-  if [ "$arg" = --occupancy-sweep ]; then OCCUPANCY=1; else ARGS+=("$arg"); fi
+  case "$arg" in
+    --occupancy-sweep) OCCUPANCY=1 ;;
+    --training-sweep) TRAIN_ARGS+=(--training-sweep) ;;
+    *) ARGS+=("$arg") ;;
+  esac
 done
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -64,7 +73,7 @@ lit_test() {
   # Table batching: 26 tables in one launch (tables.py).
   python3 "$HERE/tables.py" --lib-dir "$LIBS" || failed=1
   # The training ops: gradients and fused updates (train.py).
-  python3 "$HERE/train.py" --lib-dir "$LIBS" || failed=1
+  python3 "$HERE/train.py" --lib-dir "$LIBS" ${TRAIN_ARGS[@]+"${TRAIN_ARGS[@]}"} || failed=1
   if [ "$OCCUPANCY" = 1 ]; then
     for pad in "" --padding; do
       echo "occupancy sweep, unchecked ${pad:+(padding_idx)}, ms per call:"

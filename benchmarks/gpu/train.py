@@ -415,6 +415,68 @@ def torch_step(kind, mode, ops, state):
     return step
 
 
+def bind_step(lib, spec, ops, state):
+    """A call of `spec`'s function of `lib` on `ops`, bound once: its
+    results go into new buffers (an update steps a copy of the table and
+    state, in place)."""
+    name, kind, _, _, weighted = spec
+    table, indices, offsets, weights, dy = ops
+    if kind == "grad":
+        out = torch.empty_like(table)
+        args = [dy, table, indices, offsets]
+        if weighted:
+            args += [weights, out, torch.empty_like(weights)]
+        else:
+            args.append(out)
+    elif kind == "sgd":
+        t2 = table.clone()
+        args = [LR, dy, t2, indices, offsets, t2]
+    else:
+        t2, s2 = table.clone(), state.clone()
+        args = [LR, EPS, s2, dy, t2, indices, offsets, t2, s2]
+    fn = lib.bind(name, *args)
+
+    # The descriptors hold the tensors' raw pointers: the step keeps the
+    # tensors alive.
+    def step(tensors=args):
+        return fn()
+    return step
+
+
+# --training-sweep: build.sh's libraries of train.mlir built with other
+# options of the training kernels' sort and pieces.
+TRAINING_VARIANTS = [
+    ("default", "libtrain.so"),
+    ("chunk 64", "libtrain_c64.so"),
+    ("piece 32", "libtrain_p32.so"),
+    ("piece 512", "libtrain_p512.so"),
+]
+
+
+def run_training_sweep(lib_dir, reps, configs):
+    """ms per call of two functions built with each TRAINING_VARIANTS
+    option, timed round by round in one process."""
+    libs = [(label, Kernels(os.path.join(lib_dir, file), False))
+            for label, file in TRAINING_VARIANTS]
+    print("| function | table | batch x bag | " +
+          " | ".join(f"{label} ms" for label, _ in libs) + " |")
+    print("|---|---|---|" + "--:|" * len(libs))
+    swept = ("grad_sum_f32", "adagrad_sum_f32")
+    for rows, batch, per_bag, share in configs:
+        config_reps = max(1, int(reps * share))
+        for spec in FUNCTIONS:
+            name, _, _, t, weighted = spec
+            if name not in swept:
+                continue
+            ops = operands(rows, batch, per_bag, t, weighted, "cuda", 3)
+            state = torch.rand(rows, device="cuda")
+            ms = time_stream_ms({label: bind_step(lib, spec, ops, state)
+                                 for label, lib in libs}, config_reps)
+            print(f"| {name} | {rows} x {DIM} | {batch} x {per_bag} | " +
+                  " | ".join(f"{ms[label]:.4f}" for label, _ in libs) +
+                  " |", flush=True)
+
+
 def run_timing(libs, reps, configs):
     """`configs`: (rows, batch, bag, share of `reps`): the large batch's
     row owners each walk a million indices, so it takes fewer calls."""
@@ -423,26 +485,11 @@ def run_timing(libs, reps, configs):
     print("|---|---|---|--:|--:|--:|")
     for rows, batch, per_bag, share in configs:
         config_reps = max(1, int(reps * share))
-        for name, kind, mode, t, weighted in FUNCTIONS:
+        for spec in FUNCTIONS:
+            name, kind, mode, t, weighted = spec
             ops = operands(rows, batch, per_bag, t, weighted, "cuda", 3)
             state = torch.rand(rows, device="cuda")
-            table, indices, offsets, weights, dy = ops
-            lib = libs["off"]
-            if kind == "grad":
-                out = torch.empty_like(table)
-                args = [dy, table, indices, offsets]
-                if weighted:
-                    args += [weights, out, torch.empty_like(weights)]
-                else:
-                    args.append(out)
-                fn = lib.bind(name, *args)
-            elif kind == "sgd":
-                t2 = table.clone()
-                fn = lib.bind(name, LR, dy, t2, indices, offsets, t2)
-            else:
-                t2, s2 = table.clone(), state.clone()
-                fn = lib.bind(name, LR, EPS, s2, dy, t2, indices, offsets,
-                              t2, s2)
+            fn = bind_step(libs["off"], spec, ops, state)
             ms = time_stream_ms({"embbag": fn,
                                  "torch": torch_step(kind, mode, ops, state)},
                                 config_reps)
@@ -505,6 +552,10 @@ def main():
                         help="write the kernels' MLIR and stop")
     parser.add_argument("--emit-sparse-mlir", metavar="PATH",
                         help="with --emit-mlir: the sparse gradients' MLIR")
+    parser.add_argument("--training-sweep", action="store_true",
+                        help="then time two functions built with other "
+                        "options of the sort and the pieces (build.sh's "
+                        "libtrain_*.so)")
     parser.add_argument("--host-timing", action="store_true",
                         help="with --device cpu: time the host loops of "
                         "four functions at 100k and 1M rows")
@@ -534,9 +585,11 @@ def main():
             run_host_timing(libs)
     else:
         ok = run_checks(libs, "cuda", rows=100000, batch=2048, per_bag=16)
+        configs = [(1000000, 2048, 32, 1.0), (4000000, 16384, 64, 0.1)]
         if ok:
-            run_timing(libs, args.reps,
-                       [(1000000, 2048, 32, 1.0), (4000000, 16384, 64, 0.1)])
+            run_timing(libs, args.reps, configs)
+        if ok and args.training_sweep:
+            run_training_sweep(args.lib_dir, args.reps, configs)
     sys.exit(0 if ok else 1)
 
 
