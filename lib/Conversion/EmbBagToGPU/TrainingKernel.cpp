@@ -345,6 +345,30 @@ static Value bumpCount(ImplicitLocOpBuilder &b, const TrainingKernel &k,
   return count;
 }
 
+/// Adds its digits to chunk `chunk`'s counts for a group of positions in
+/// order, with every count loaded before any is stored (independent loads,
+/// in flight together); returns each position's count before it, its place
+/// among the chunk's positions of its digit. A digit that comes back in the
+/// group takes the places after its earlier ones.
+static SmallVector<Value> bumpCounts(ImplicitLocOpBuilder &b,
+                                     const TrainingKernel &k, Value chunk,
+                                     ArrayRef<Value> digits) {
+  SmallVector<Value> places;
+  for (Value digit : digits)
+    places.push_back(loadElement(b, k.bucketCounts, ValueRange{chunk, digit}));
+  for (size_t j = 0; j < digits.size(); ++j)
+    for (size_t e = 0; e < j; ++e) {
+      Value same = arith::ExtUIOp::create(
+          b, b.getI64Type(),
+          cmp(b, arith::CmpIPredicate::eq, digits[e], digits[j]));
+      places[j] = arith::AddIOp::create(b, places[j], same);
+    }
+  for (auto [digit, place] : llvm::zip(digits, places))
+    storeElement(b, arith::AddIOp::create(b, place, i64(b, 1)), k.bucketCounts,
+                 ValueRange{chunk, digit});
+  return places;
+}
+
 /// Counts the taken positions of [start, end) by digit into chunk `chunk`'s
 /// counts, and flags the indices outside the table. For mean and sqrtn it
 /// returns the bag's norm (f32: its taken positions, or the sum of their
@@ -449,13 +473,13 @@ static Value numSlots(ImplicitLocOpBuilder &b, const TrainingKernel &k) {
 }
 
 /// Writes position `pos` of bag `bag`, which reads `row` (index), into
-/// the next slot of its digit from chunk `chunk`.
-static void fillSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
-                     Value chunk, Value pos, Value bag, Value row) {
-  Value digit = digitOf(b, k, row);
-  Value slot =
-      arith::AddIOp::create(b, loadElement(b, k.ownerBases, ValueRange{digit}),
-                            bumpCount(b, k, chunk, digit));
+/// the slot of its digit `digit` given by its place (i64) among the
+/// digit's positions.
+static void writeSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                      Value digit, Value place, Value pos, Value bag,
+                      Value row) {
+  Value slot = arith::AddIOp::create(
+      b, loadElement(b, k.ownerBases, ValueRange{digit}), place);
   // Only bags that overlap, which the offsets' rule forbids, have more
   // positions than the slots.
   buildIf(b, cmp(b, arith::CmpIPredicate::ult, slot, numSlots(b, k)),
@@ -468,6 +492,14 @@ static void fillSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
             storeElement(sb, toI64(bag), k.slotBags, ValueRange{at});
             storeElement(sb, toI64(row), k.slotRows, ValueRange{at});
           });
+}
+
+/// Writes position `pos` of bag `bag`, which reads `row` (index), into
+/// the next slot of its digit from chunk `chunk`.
+static void fillSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                     Value chunk, Value pos, Value bag, Value row) {
+  Value digit = digitOf(b, k, row);
+  writeSlot(b, k, digit, bumpCount(b, k, chunk, digit), pos, bag, row);
 }
 
 void mlir::embbag::gpu_lowering::buildFillBucketsThread(ImplicitLocOpBuilder &b,
@@ -504,12 +536,18 @@ static Value loadSlotWord(ImplicitLocOpBuilder &b, Value buffer, Value slot) {
                                     loadElement(b, buffer, ValueRange{slot}));
 }
 
-/// Runs `body` for each slot of the previous pass in chunk `chunk` (the
-/// thread's global id), if there is one, with the chunk and the slot.
-static void forEachSourceSlot(
+/// Slots of the previous pass a later pass's thread loads at once: their
+/// rows and counts are independent loads, in flight together.
+constexpr int64_t kSortLoads = 4;
+
+/// Runs `body` on the slots of the previous pass in chunk `chunk` (the
+/// thread's global id), if there is one, in order, kSortLoads at a time
+/// (then one at a time), with the chunk and the group's slots.
+static void forEachSourceGroup(
     ImplicitLocOpBuilder &b, const TrainingKernel &k, Value block, Value thread,
     bool zero,
-    function_ref<void(ImplicitLocOpBuilder &, Value chunk, Value slot)> body) {
+    function_ref<void(ImplicitLocOpBuilder &, Value chunk, ArrayRef<Value>)>
+        body) {
   forThreadBagChunk(
       b, k, block, thread, [&](ImplicitLocOpBuilder &tb, Value chunk) {
         if (zero)
@@ -519,7 +557,18 @@ static void forEachSourceSlot(
             tb, arith::MulIOp::create(tb, chunk, k.slotsPerChunk), taken);
         Value end = arith::MinUIOp::create(
             tb, arith::AddIOp::create(tb, first, k.slotsPerChunk), taken);
-        buildLoop(tb, first, end, cst(tb, 1), ValueRange{},
+        Value step = cst(tb, kSortLoads);
+        Value mainEnd = wholeStepsEnd(tb, first, end, step);
+        buildLoop(tb, first, mainEnd, step, ValueRange{},
+                  [&](ImplicitLocOpBuilder &lb, Value slot, ValueRange) {
+                    SmallVector<Value, kSortLoads> slots;
+                    for (int64_t i = 0; i < kSortLoads; ++i)
+                      slots.push_back(
+                          arith::AddIOp::create(lb, slot, cst(lb, i)));
+                    body(lb, chunk, slots);
+                    return SmallVector<Value>{};
+                  });
+        buildLoop(tb, mainEnd, end, cst(tb, 1), ValueRange{},
                   [&](ImplicitLocOpBuilder &lb, Value slot, ValueRange) {
                     body(lb, chunk, slot);
                     return SmallVector<Value>{};
@@ -527,28 +576,45 @@ static void forEachSourceSlot(
       });
 }
 
+/// The digits of the rows of the previous pass's `slots`, and their rows.
+static std::pair<SmallVector<Value>, SmallVector<Value>>
+loadSourceDigits(ImplicitLocOpBuilder &b, const TrainingKernel &k,
+                 ArrayRef<Value> slots) {
+  SmallVector<Value> rows, digits;
+  for (Value slot : slots)
+    rows.push_back(loadSlotWord(b, k.sourceRows, slot));
+  for (Value row : rows)
+    digits.push_back(digitOf(b, k, row));
+  return {digits, rows};
+}
+
 void mlir::embbag::gpu_lowering::buildCountSlotsThread(ImplicitLocOpBuilder &b,
                                                        const TrainingKernel &k,
                                                        Value block,
                                                        Value thread) {
-  forEachSourceSlot(b, k, block, thread, /*zero=*/true,
-                    [&](ImplicitLocOpBuilder &lb, Value chunk, Value slot) {
-                      Value row = loadSlotWord(lb, k.sourceRows, slot);
-                      bumpCount(lb, k, chunk, digitOf(lb, k, row));
-                    });
+  forEachSourceGroup(
+      b, k, block, thread, /*zero=*/true,
+      [&](ImplicitLocOpBuilder &lb, Value chunk, ArrayRef<Value> slots) {
+        bumpCounts(lb, k, chunk, loadSourceDigits(lb, k, slots).first);
+      });
 }
 
 void mlir::embbag::gpu_lowering::buildFillSlotsThread(ImplicitLocOpBuilder &b,
                                                       const TrainingKernel &k,
                                                       Value block,
                                                       Value thread) {
-  forEachSourceSlot(b, k, block, thread, /*zero=*/false,
-                    [&](ImplicitLocOpBuilder &lb, Value chunk, Value slot) {
-                      fillSlot(lb, k, chunk,
-                               loadSlotWord(lb, k.sourcePositions, slot),
-                               loadSlotWord(lb, k.sourceBags, slot),
-                               loadSlotWord(lb, k.sourceRows, slot));
-                    });
+  forEachSourceGroup(
+      b, k, block, thread, /*zero=*/false,
+      [&](ImplicitLocOpBuilder &lb, Value chunk, ArrayRef<Value> slots) {
+        auto [digits, rows] = loadSourceDigits(lb, k, slots);
+        SmallVector<Value> places = bumpCounts(lb, k, chunk, digits);
+        // The positions and bags are loaded late: loaded with the rows,
+        // they are live across the counts, and the kernel spills.
+        for (size_t i = 0; i < slots.size(); ++i)
+          writeSlot(lb, k, digits[i], places[i],
+                    loadSlotWord(lb, k.sourcePositions, slots[i]),
+                    loadSlotWord(lb, k.sourceBags, slots[i]), rows[i]);
+      });
 }
 
 //===----------------------------------------------------------------------===//
