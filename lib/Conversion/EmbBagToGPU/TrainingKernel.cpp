@@ -334,39 +334,101 @@ static void forEachBagOf(ImplicitLocOpBuilder &b, const TrainingKernel &k,
             });
 }
 
-/// Adds 1 to the count of chunk `chunk` and digit `owner`; returns the
-/// count before.
-static Value bumpCount(ImplicitLocOpBuilder &b, const TrainingKernel &k,
-                       Value chunk, Value owner) {
-  SmallVector<Value, 2> at{chunk, owner};
-  Value count = loadElement(b, k.bucketCounts, at);
-  storeElement(b, arith::AddIOp::create(b, count, i64(b, 1)), k.bucketCounts,
-               at);
-  return count;
+/// Positions a thread of the sort takes at a time: their rows and counts
+/// are independent loads, in flight together, where one position at a time
+/// would wait for each.
+constexpr int64_t kSortLoads = 4;
+
+/// Runs `body` on the items of [lo, hi) in order, kSortLoads at a time,
+/// then one at a time, carrying `inits`; `body` returns the next values.
+static ValueRange
+forEachGroup(ImplicitLocOpBuilder &b, Value lo, Value hi, ValueRange inits,
+             function_ref<SmallVector<Value>(ImplicitLocOpBuilder &,
+                                             ArrayRef<Value> items, ValueRange)>
+                 body) {
+  Value step = cst(b, kSortLoads);
+  Value mainEnd = wholeStepsEnd(b, lo, hi, step);
+  ValueRange whole = buildLoop(
+      b, lo, mainEnd, step, inits,
+      [&](ImplicitLocOpBuilder &lb, Value first, ValueRange iter) {
+        SmallVector<Value, kSortLoads> items;
+        for (int64_t i = 0; i < kSortLoads; ++i)
+          items.push_back(arith::AddIOp::create(lb, first, cst(lb, i)));
+        return body(lb, items, iter);
+      });
+  return buildLoop(b, mainEnd, hi, cst(b, 1), whole,
+                   [&](ImplicitLocOpBuilder &lb, Value item, ValueRange iter) {
+                     return body(lb, item, iter);
+                   });
 }
 
-/// Adds its digits to chunk `chunk`'s counts for a group of positions in
-/// order, with every count loaded before any is stored (independent loads,
-/// in flight together); returns each position's count before it, its place
-/// among the chunk's positions of its digit. A digit that comes back in the
-/// group takes the places after its earlier ones.
+/// Adds their digits to chunk `chunk`'s counts for a group of positions in
+/// order, but those not `taken` (i1 each; all when empty), with every
+/// count loaded before any is stored; returns each position's count
+/// before it, its place among the chunk's positions of its digit. A digit
+/// that comes back in the group takes the places after its earlier ones.
 static SmallVector<Value> bumpCounts(ImplicitLocOpBuilder &b,
                                      const TrainingKernel &k, Value chunk,
-                                     ArrayRef<Value> digits) {
+                                     ArrayRef<Value> digits,
+                                     ArrayRef<Value> taken = {}) {
+  auto adds = [&](size_t j, Value also) -> Value { // 1 or 0, as an i64
+    Value one = taken.empty() ? also : arith::AndIOp::create(b, also, taken[j]);
+    return arith::ExtUIOp::create(b, b.getI64Type(), one);
+  };
+  Value yes = arith::ConstantOp::create(b, b.getBoolAttr(true));
   SmallVector<Value> places;
   for (Value digit : digits)
     places.push_back(loadElement(b, k.bucketCounts, ValueRange{chunk, digit}));
   for (size_t j = 0; j < digits.size(); ++j)
-    for (size_t e = 0; e < j; ++e) {
-      Value same = arith::ExtUIOp::create(
-          b, b.getI64Type(),
-          cmp(b, arith::CmpIPredicate::eq, digits[e], digits[j]));
-      places[j] = arith::AddIOp::create(b, places[j], same);
-    }
-  for (auto [digit, place] : llvm::zip(digits, places))
-    storeElement(b, arith::AddIOp::create(b, place, i64(b, 1)), k.bucketCounts,
-                 ValueRange{chunk, digit});
+    for (size_t e = 0; e < j; ++e)
+      places[j] = arith::AddIOp::create(
+          b, places[j],
+          adds(e, cmp(b, arith::CmpIPredicate::eq, digits[e], digits[j])));
+  for (size_t j = 0; j < digits.size(); ++j)
+    storeElement(b, arith::AddIOp::create(b, places[j], adds(j, yes)),
+                 k.bucketCounts, ValueRange{chunk, digits[j]});
   return places;
+}
+
+namespace {
+
+/// A position of the first pass: its row (index), whether it is taken
+/// (i1), and the row's digit (meaningless when not taken).
+struct SortPosition {
+  Value pos, row, taken, digit;
+};
+
+} // namespace
+
+/// The positions `positions`, their rows loaded together; with `flag`, the
+/// indices outside the table are flagged.
+static SmallVector<SortPosition> loadPositions(ImplicitLocOpBuilder &b,
+                                               const TrainingKernel &k,
+                                               ArrayRef<Value> positions,
+                                               bool flag) {
+  const BagKernel &bags = k.bags;
+  SmallVector<SortPosition> result;
+  for (Value pos : positions)
+    result.push_back({pos, loadRow(b, bags, pos), Value(), Value()});
+  for (SortPosition &p : result) {
+    Value inTable = isInTable(b, bags, p.row);
+    if (flag && bags.indicesBit)
+      flagUnless(b, bags.flag, inTable, bags.indicesBit);
+    p.taken = isTaken(b, bags, p.row, inTable);
+    p.digit = digitOf(b, k, p.row);
+  }
+  return result;
+}
+
+/// The digits and the taken flags of `positions`.
+static std::pair<SmallVector<Value>, SmallVector<Value>>
+digitsAndTaken(ArrayRef<SortPosition> positions) {
+  SmallVector<Value> digits, taken;
+  for (const SortPosition &p : positions) {
+    digits.push_back(p.digit);
+    taken.push_back(p.taken);
+  }
+  return {digits, taken};
 }
 
 /// Counts the taken positions of [start, end) by digit into chunk `chunk`'s
@@ -380,28 +442,27 @@ static Value countBag(ImplicitLocOpBuilder &b, const TrainingKernel &k,
   SmallVector<Value, 1> inits;
   if (isScaled(bags))
     inits.push_back(f32(b, 0.0));
-  ValueRange norm =
-      buildLoop(b, start, end, cst(b, 1), inits,
-                [&](ImplicitLocOpBuilder &lb, Value pos, ValueRange iter) {
-                  Value row = loadRow(lb, bags, pos);
-                  Value inTable = isInTable(lb, bags, row);
-                  if (bags.indicesBit)
-                    flagUnless(lb, bags.flag, inTable, bags.indicesBit);
-                  Value taken = isTaken(lb, bags, row, inTable);
-                  buildIf(lb, taken, [&](ImplicitLocOpBuilder &tb) {
-                    bumpCount(tb, k, chunk, digitOf(tb, k, row));
-                  });
-                  if (iter.empty())
-                    return SmallVector<Value>{};
-                  Value add = f32(lb, 1.0);
-                  if (squares) {
-                    Value w = loadWeight(lb, bags, pos);
-                    add = arith::MulFOp::create(lb, w, w);
-                  }
-                  return SmallVector<Value>{arith::AddFOp::create(
-                      lb, iter[0],
-                      arith::SelectOp::create(lb, taken, add, f32(lb, 0.0)))};
-                });
+  ValueRange norm = forEachGroup(
+      b, start, end, inits,
+      [&](ImplicitLocOpBuilder &lb, ArrayRef<Value> items, ValueRange iter) {
+        SmallVector<SortPosition> positions =
+            loadPositions(lb, k, items, /*flag=*/true);
+        auto [digits, taken] = digitsAndTaken(positions);
+        bumpCounts(lb, k, chunk, digits, taken);
+        if (iter.empty())
+          return SmallVector<Value>{};
+        Value sum = iter[0];
+        for (const SortPosition &p : positions) {
+          Value add = f32(lb, 1.0);
+          if (squares) {
+            Value w = loadWeight(lb, bags, p.pos);
+            add = arith::MulFOp::create(lb, w, w);
+          }
+          sum = arith::AddFOp::create(
+              lb, sum, arith::SelectOp::create(lb, p.taken, add, f32(lb, 0.0)));
+        }
+        return SmallVector<Value>{sum};
+      });
   return norm.empty() ? Value() : norm[0];
 }
 
@@ -494,14 +555,6 @@ static void writeSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
           });
 }
 
-/// Writes position `pos` of bag `bag`, which reads `row` (index), into
-/// the next slot of its digit from chunk `chunk`.
-static void fillSlot(ImplicitLocOpBuilder &b, const TrainingKernel &k,
-                     Value chunk, Value pos, Value bag, Value row) {
-  Value digit = digitOf(b, k, row);
-  writeSlot(b, k, digit, bumpCount(b, k, chunk, digit), pos, bag, row);
-}
-
 void mlir::embbag::gpu_lowering::buildFillBucketsThread(ImplicitLocOpBuilder &b,
                                                         const TrainingKernel &k,
                                                         Value block,
@@ -511,12 +564,21 @@ void mlir::embbag::gpu_lowering::buildFillBucketsThread(ImplicitLocOpBuilder &b,
         forEachBagOf(
             tb, k, chunk,
             [&](ImplicitLocOpBuilder &ib, Value bag, Value start, Value end) {
-              forEachTaken(ib, k.bags, start, end, ValueRange{},
-                           [&](ImplicitLocOpBuilder &pb, Value pos, Value row,
-                               ValueRange) {
-                             fillSlot(pb, k, chunk, pos, bag, row);
-                             return SmallVector<Value>{};
-                           });
+              forEachGroup(
+                  ib, start, end, ValueRange{},
+                  [&](ImplicitLocOpBuilder &lb, ArrayRef<Value> items,
+                      ValueRange) {
+                    SmallVector<SortPosition> positions =
+                        loadPositions(lb, k, items, /*flag=*/false);
+                    auto [digits, taken] = digitsAndTaken(positions);
+                    SmallVector<Value> places =
+                        bumpCounts(lb, k, chunk, digits, taken);
+                    for (auto [p, place] : llvm::zip(positions, places))
+                      buildIf(lb, p.taken, [&](ImplicitLocOpBuilder &tb) {
+                        writeSlot(tb, k, p.digit, place, p.pos, bag, p.row);
+                      });
+                    return SmallVector<Value>{};
+                  });
             });
       });
 }
@@ -536,10 +598,6 @@ static Value loadSlotWord(ImplicitLocOpBuilder &b, Value buffer, Value slot) {
                                     loadElement(b, buffer, ValueRange{slot}));
 }
 
-/// Slots of the previous pass a later pass's thread loads at once: their
-/// rows and counts are independent loads, in flight together.
-constexpr int64_t kSortLoads = 4;
-
 /// Runs `body` on the slots of the previous pass in chunk `chunk` (the
 /// thread's global id), if there is one, in order, kSortLoads at a time
 /// (then one at a time), with the chunk and the group's slots.
@@ -557,22 +615,12 @@ static void forEachSourceGroup(
             tb, arith::MulIOp::create(tb, chunk, k.slotsPerChunk), taken);
         Value end = arith::MinUIOp::create(
             tb, arith::AddIOp::create(tb, first, k.slotsPerChunk), taken);
-        Value step = cst(tb, kSortLoads);
-        Value mainEnd = wholeStepsEnd(tb, first, end, step);
-        buildLoop(tb, first, mainEnd, step, ValueRange{},
-                  [&](ImplicitLocOpBuilder &lb, Value slot, ValueRange) {
-                    SmallVector<Value, kSortLoads> slots;
-                    for (int64_t i = 0; i < kSortLoads; ++i)
-                      slots.push_back(
-                          arith::AddIOp::create(lb, slot, cst(lb, i)));
-                    body(lb, chunk, slots);
-                    return SmallVector<Value>{};
-                  });
-        buildLoop(tb, mainEnd, end, cst(tb, 1), ValueRange{},
-                  [&](ImplicitLocOpBuilder &lb, Value slot, ValueRange) {
-                    body(lb, chunk, slot);
-                    return SmallVector<Value>{};
-                  });
+        forEachGroup(
+            tb, first, end, ValueRange{},
+            [&](ImplicitLocOpBuilder &lb, ArrayRef<Value> slots, ValueRange) {
+              body(lb, chunk, slots);
+              return SmallVector<Value>{};
+            });
       });
 }
 
