@@ -22,6 +22,11 @@ OUT="$ROOT/benchmarks/gpu/out"
 AOT="$BUILD/bin/embbag-aot"
 CHIP="${CHIP:-sm_90}"
 mkdir -p "$OUT"
+# variant CHECKS OPTIONS INPUT LIBRARY: a GPU library of INPUT built with
+# more pipeline options (the sweeps' libraries).
+variant() {
+  "$AOT" --target=nvptx --chip="$CHIP" --checks="$1" --pipeline-options="$2" "$3" -o "$4"
+}
 
 # The compiler and the runtime the GPU libraries link against, up to date.
 cmake --build "$BUILD" --target embbag-aot embbag_cuda_runtime
@@ -33,17 +38,14 @@ python3 "$ROOT/benchmarks/gpu/gen_kernels.py" "$OUT/kernels.mlir"
 # the unchecked kernels with 1, 2, 4 and 16 rows in flight per lane
 # (libbench.so has the default, 8).
 for rows in 1 2 4 16; do
-  "$AOT" --target=nvptx --chip="$CHIP" --checks=off \
-    --pipeline-options="rows-in-flight=$rows" "$OUT/kernels.mlir" -o "$OUT/libbench_rif$rows.so"
+  variant off "rows-in-flight=$rows" "$OUT/kernels.mlir" "$OUT/libbench_rif$rows.so"
 done
 # The occupancy sweep's libraries (run.sh --occupancy-sweep): the kernels
 # with 3 and 0 (unbound) blocks per SM; libbench*.so have the default, 4.
-"$AOT" --target=nvptx --chip="$CHIP" --checks=off \
-  --pipeline-options="min-blocks-per-sm=3" "$OUT/kernels.mlir" -o "$OUT/libbench_mb3.so"
+variant off "min-blocks-per-sm=3" "$OUT/kernels.mlir" "$OUT/libbench_mb3.so"
 for blocks in 3 0; do
-  "$AOT" --target=nvptx --chip="$CHIP" --checks=status \
-    --pipeline-options="min-blocks-per-sm=$blocks" "$OUT/kernels.mlir" \
-    -o "$OUT/libbench_status_mb$blocks.so"
+  variant status "min-blocks-per-sm=$blocks" "$OUT/kernels.mlir" \
+    "$OUT/libbench_status_mb$blocks.so"
 done
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_cpu.so"
 "$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/kernels.mlir" -o "$OUT/libbench_status_cpu.so"
@@ -71,12 +73,9 @@ python3 "$ROOT/benchmarks/gpu/gen_kernels.py" --tables "$OUT/tables.mlir"
 "$AOT" --target=nvptx --chip="$CHIP" --checks=status "$OUT/train.mlir" -o "$OUT/libtrain_status.so"
 # The training sweep's libraries (run.sh --training-sweep): other chunks
 # of the sort and pieces of the sums.
-"$AOT" --target=nvptx --chip="$CHIP" --checks=off \
-  --pipeline-options="training-chunk-positions=64" "$OUT/train.mlir" -o "$OUT/libtrain_c64.so"
+variant off "training-chunk-positions=64" "$OUT/train.mlir" "$OUT/libtrain_c64.so"
 for piece in 32 512; do
-  "$AOT" --target=nvptx --chip="$CHIP" --checks=off \
-    --pipeline-options="training-piece-positions=$piece" "$OUT/train.mlir" \
-    -o "$OUT/libtrain_p$piece.so"
+  variant off "training-piece-positions=$piece" "$OUT/train.mlir" "$OUT/libtrain_p$piece.so"
 done
 "$AOT" --checks=off --pipeline-options="path=gpu-loops" "$OUT/train.mlir" -o "$OUT/libtrain_cpu.so"
 "$AOT" --checks=status --pipeline-options="path=gpu-loops" "$OUT/train.mlir" \
