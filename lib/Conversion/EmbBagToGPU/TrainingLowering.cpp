@@ -490,6 +490,13 @@ private:
     bool hostWaits = checked || k.sparse;
     auto run = [&](const TrainingKernel &kernel, Value blocks, bool last,
                    auto thread) {
+      // The host waits for the stream through the last launch, which must
+      // then happen even with nothing to do (no positions, no table rows):
+      // a launch of no blocks is skipped, and the host would read the flag
+      // and count words while the kernels before it still run. Every
+      // thread checks its range, so an extra block does nothing.
+      if (last && hostWaits)
+        blocks = arith::MaxUIOp::create(b, blocks, cst(b, 1));
       buildLaunch(
           b,
           [&](ImplicitLocOpBuilder &tb, Value block, Value id) {
