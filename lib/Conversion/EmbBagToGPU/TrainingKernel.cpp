@@ -573,9 +573,14 @@ void mlir::embbag::gpu_lowering::buildFillBucketsThread(ImplicitLocOpBuilder &b,
                     auto [digits, taken] = digitsAndTaken(positions);
                     SmallVector<Value> places =
                         bumpCounts(lb, k, chunk, digits, taken);
+                    // The row is loaded again (from the cache): kept
+                    // across the counts, the 4 rows and digits made the
+                    // kernel spill.
                     for (auto [p, place] : llvm::zip(positions, places))
                       buildIf(lb, p.taken, [&](ImplicitLocOpBuilder &tb) {
-                        writeSlot(tb, k, p.digit, place, p.pos, bag, p.row);
+                        Value row = loadRow(tb, k.bags, p.pos);
+                        writeSlot(tb, k, digitOf(tb, k, row), place, p.pos,
+                                  bag, row);
                       });
                     return SmallVector<Value>{};
                   });
