@@ -171,6 +171,32 @@ static Value i64(ImplicitLocOpBuilder &b, int64_t v) {
   return arith::ConstantOp::create(b, b.getI64IntegerAttr(v));
 }
 
+/// Runs `body` on the items of [lo, hi) in order, `groupSize` at a time,
+/// then one at a time, carrying `inits`; `body` returns the next values. A
+/// body that loads for all its items before it uses any has their loads in
+/// flight together, where one item at a time would wait for each.
+static ValueRange
+forEachGroup(ImplicitLocOpBuilder &b, Value lo, Value hi, int64_t groupSize,
+             ValueRange inits,
+             function_ref<SmallVector<Value>(ImplicitLocOpBuilder &,
+                                             ArrayRef<Value> items, ValueRange)>
+                 body) {
+  Value step = cst(b, groupSize);
+  Value mainEnd = wholeStepsEnd(b, lo, hi, step);
+  ValueRange whole = buildLoop(
+      b, lo, mainEnd, step, inits,
+      [&](ImplicitLocOpBuilder &lb, Value first, ValueRange iter) {
+        SmallVector<Value> items;
+        for (int64_t i = 0; i < groupSize; ++i)
+          items.push_back(arith::AddIOp::create(lb, first, cst(lb, i)));
+        return body(lb, items, iter);
+      });
+  return buildLoop(b, mainEnd, hi, cst(b, 1), whole,
+                   [&](ImplicitLocOpBuilder &lb, Value item, ValueRange iter) {
+                     return body(lb, item, iter);
+                   });
+}
+
 /// Values a scan loads at once: a thread's scan would otherwise wait for
 /// each load before the next.
 constexpr int64_t kScanLoads = 8;
@@ -183,8 +209,6 @@ static Value exclusiveScan(
     ImplicitLocOpBuilder &b, Value lo, Value hi, Value init,
     function_ref<Value(ImplicitLocOpBuilder &, Value i)> load,
     function_ref<void(ImplicitLocOpBuilder &, Value i, Value sum)> store) {
-  Value step = cst(b, kScanLoads);
-  Value mainEnd = wholeStepsEnd(b, lo, hi, step);
   auto add = [&](ImplicitLocOpBuilder &lb, Value i, Value value,
                  Value sum) -> Value {
     if (store)
@@ -193,24 +217,17 @@ static Value exclusiveScan(
       return arith::AddFOp::create(lb, sum, value);
     return arith::AddIOp::create(lb, sum, value);
   };
-  Value sum =
-      buildLoop(b, lo, mainEnd, step, ValueRange{init},
-                [&](ImplicitLocOpBuilder &lb, Value first, ValueRange iter) {
-                  SmallVector<Value, kScanLoads> at, values;
-                  for (int64_t j = 0; j < kScanLoads; ++j) {
-                    at.push_back(arith::AddIOp::create(lb, first, cst(lb, j)));
-                    values.push_back(load(lb, at.back()));
-                  }
-                  Value sum = iter[0];
-                  for (int64_t j = 0; j < kScanLoads; ++j)
-                    sum = add(lb, at[j], values[j], sum);
-                  return SmallVector<Value>{sum};
-                })[0];
-  return buildLoop(b, mainEnd, hi, cst(b, 1), ValueRange{sum},
-                   [&](ImplicitLocOpBuilder &lb, Value i, ValueRange iter) {
-                     return SmallVector<Value>{
-                         add(lb, i, load(lb, i), iter[0])};
-                   })[0];
+  return forEachGroup(
+      b, lo, hi, kScanLoads, ValueRange{init},
+      [&](ImplicitLocOpBuilder &lb, ArrayRef<Value> items, ValueRange iter) {
+        SmallVector<Value> values;
+        for (Value i : items)
+          values.push_back(load(lb, i));
+        Value sum = iter[0];
+        for (auto [i, value] : llvm::zip(items, values))
+          sum = add(lb, i, value, sum);
+        return SmallVector<Value>{sum};
+      })[0];
 }
 
 /// exclusiveScan of the i64 buffer `counts` into `starts` (nowhere when
@@ -339,29 +356,6 @@ static void forEachBagOf(ImplicitLocOpBuilder &b, const TrainingKernel &k,
 /// would wait for each.
 constexpr int64_t kSortLoads = 4;
 
-/// Runs `body` on the items of [lo, hi) in order, kSortLoads at a time,
-/// then one at a time, carrying `inits`; `body` returns the next values.
-static ValueRange
-forEachGroup(ImplicitLocOpBuilder &b, Value lo, Value hi, ValueRange inits,
-             function_ref<SmallVector<Value>(ImplicitLocOpBuilder &,
-                                             ArrayRef<Value> items, ValueRange)>
-                 body) {
-  Value step = cst(b, kSortLoads);
-  Value mainEnd = wholeStepsEnd(b, lo, hi, step);
-  ValueRange whole = buildLoop(
-      b, lo, mainEnd, step, inits,
-      [&](ImplicitLocOpBuilder &lb, Value first, ValueRange iter) {
-        SmallVector<Value, kSortLoads> items;
-        for (int64_t i = 0; i < kSortLoads; ++i)
-          items.push_back(arith::AddIOp::create(lb, first, cst(lb, i)));
-        return body(lb, items, iter);
-      });
-  return buildLoop(b, mainEnd, hi, cst(b, 1), whole,
-                   [&](ImplicitLocOpBuilder &lb, Value item, ValueRange iter) {
-                     return body(lb, item, iter);
-                   });
-}
-
 /// Adds their digits to chunk `chunk`'s counts for a group of positions in
 /// order, but those not `taken` (i1 each; all when empty), with every
 /// count loaded before any is stored; returns each position's count
@@ -443,7 +437,7 @@ static Value countBag(ImplicitLocOpBuilder &b, const TrainingKernel &k,
   if (isScaled(bags))
     inits.push_back(f32(b, 0.0));
   ValueRange norm = forEachGroup(
-      b, start, end, inits,
+      b, start, end, kSortLoads, inits,
       [&](ImplicitLocOpBuilder &lb, ArrayRef<Value> items, ValueRange iter) {
         SmallVector<SortPosition> positions =
             loadPositions(lb, k, items, /*flag=*/true);
@@ -565,7 +559,7 @@ void mlir::embbag::gpu_lowering::buildFillBucketsThread(ImplicitLocOpBuilder &b,
             tb, k, chunk,
             [&](ImplicitLocOpBuilder &ib, Value bag, Value start, Value end) {
               forEachGroup(
-                  ib, start, end, ValueRange{},
+                  ib, start, end, kSortLoads, ValueRange{},
                   [&](ImplicitLocOpBuilder &lb, ArrayRef<Value> items,
                       ValueRange) {
                     SmallVector<SortPosition> positions =
@@ -621,7 +615,7 @@ static void forEachSourceGroup(
         Value end = arith::MinUIOp::create(
             tb, arith::AddIOp::create(tb, first, k.slotsPerChunk), taken);
         forEachGroup(
-            tb, first, end, ValueRange{},
+            tb, first, end, kSortLoads, ValueRange{},
             [&](ImplicitLocOpBuilder &lb, ArrayRef<Value> slots, ValueRange) {
               body(lb, chunk, slots);
               return SmallVector<Value>{};
@@ -876,23 +870,16 @@ constexpr int64_t kSlotsInFlight = 4;
 /// Adds the shares of piece `p`'s slots, in order.
 static void addPieceSlots(ImplicitLocOpBuilder &b, const Owner &o,
                           const Piece &p) {
-  Value step = cst(b, kSlotsInFlight);
-  Value mainEnd = wholeStepsEnd(b, p.first, p.end, step);
-  buildLoop(b, p.first, mainEnd, step, ValueRange{},
-            [&](ImplicitLocOpBuilder &lb, Value first, ValueRange) {
-              SmallVector<Slot, kSlotsInFlight> slots;
-              for (int64_t i = 0; i < kSlotsInFlight; ++i)
-                slots.push_back(loadSlot(
-                    lb, o.k, arith::AddIOp::create(lb, first, cst(lb, i))));
-              for (const Slot &s : slots)
-                addPieceSlot(lb, o, p, s);
-              return SmallVector<Value>{};
-            });
-  buildLoop(b, mainEnd, p.end, cst(b, 1), ValueRange{},
-            [&](ImplicitLocOpBuilder &lb, Value slot, ValueRange) {
-              addPieceSlot(lb, o, p, loadSlot(lb, o.k, slot));
-              return SmallVector<Value>{};
-            });
+  forEachGroup(
+      b, p.first, p.end, kSlotsInFlight, ValueRange{},
+      [&](ImplicitLocOpBuilder &lb, ArrayRef<Value> items, ValueRange) {
+        SmallVector<Slot, kSlotsInFlight> slots;
+        for (Value slot : items)
+          slots.push_back(loadSlot(lb, o.k, slot));
+        for (const Slot &s : slots)
+          addPieceSlot(lb, o, p, s);
+        return SmallVector<Value>{};
+      });
 }
 
 /// Runs `body` with piece `o.group` when it has sorted slots.
