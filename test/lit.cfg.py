@@ -12,7 +12,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "EMBBAG"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".td"]
 config.excludes = [
     "CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "FakeCuda"
 ]
@@ -22,6 +22,10 @@ config.test_exec_root = os.path.join(config.embbag_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%embbag_src_root", config.embbag_src_root))
+# MLIR's .td files (mlir/Pass/PassBase.td), for embbag-tblgen's tests.
+config.substitutions.append(
+    ("%mlir_include_dir", os.path.normpath(os.path.join(config.mlir_lib_dir, "..", "include")))
+)
 
 llvm_config.with_system_environment(
     ["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "ASAN_OPTIONS", "UBSAN_OPTIONS"]

@@ -127,13 +127,8 @@ void mlir::embbag::buildEmbBagToNVVMPipeline(
   verifyConstants.warningsOnly = !options.strictConstants;
   pm.addPass(createEmbBagVerifyConstants(verifyConstants));
   ConvertEmbBagToGPUOptions gpu;
-  gpu.checks = options.checks;
-  gpu.rowsInFlight = options.rowsInFlight;
-  gpu.batchTables = options.batchTables;
+  options.copyTo(gpu);
   gpu.kernelParamBytes = kernelParamBytes(options);
-  gpu.trainingOwners = options.trainingOwners;
-  gpu.trainingChunkPositions = options.trainingChunkPositions;
-  gpu.trainingPiecePositions = options.trainingPiecePositions;
   // On the module: the checked kernels' runtime function is declared there.
   pm.addPass(createConvertEmbBagToGPU(gpu));
   pm.addPass(createCanonicalizerPass());

@@ -14,6 +14,13 @@
 //                                       PassOptions base: a pipeline's
 //                                       options derive from it), with the
 //                                       same getter
+//   GEN_PASS_PIPELINE_OPTIONS_<SUBSET>  for each `PassOptionSubset` record
+//                                       (Conversion/Passes.td):
+//                                       `<Subset>` (the record's name), the
+//                                       named options of one pass as
+//                                       pipeline options, with
+//                                       `copyTo(<Pass>Options &)`, which
+//                                       sets them and no other
 //
 // so that every option is declared once, in the pass's .td.
 //
@@ -45,8 +52,8 @@ static void emitGetter(const Pass &pass, StringRef indent, raw_ostream &os) {
 
 /// One `Option` member per option, as -gen-pass-decls declares them on the
 /// pass, but on a PassOptions.
-static void emitOptionMembers(const Pass &pass, raw_ostream &os) {
-  for (const PassOption &opt : pass.getOptions()) {
+static void emitOptionMembers(ArrayRef<PassOption> options, raw_ostream &os) {
+  for (const PassOption &opt : options) {
     os << llvm::formatv("  Option<{0}> {1}{{*this, \"{2}\", "
                         "::llvm::cl::desc(R\"PO({3})PO\")",
                         opt.getType(), opt.getCppVariableName(),
@@ -69,10 +76,58 @@ static void emitPipelineOptions(const Pass &pass, raw_ostream &os) {
       "struct {1}PipelineOptions : public virtual ::mlir::detail::PassOptions "
       "{{\n",
       pass.getArgument(), name);
-  emitOptionMembers(pass, os);
+  emitOptionMembers(pass.getOptions(), os);
   os << "\n";
   emitGetter(pass, "  ", os);
   os << "};\n";
+}
+
+static void checkNoListOption(const llvm::Record &def,
+                              ArrayRef<PassOption> options) {
+  for (const PassOption &opt : options)
+    if (opt.isListOption())
+      llvm::PrintFatalError(def.getLoc(), "list options are not supported yet");
+}
+
+/// The options of `subset`'s pass that it names, in its order; a name that is
+/// not an option of the pass is a fatal error at the record.
+static std::vector<PassOption> selectOptions(const llvm::Record &subset,
+                                             const Pass &pass) {
+  std::vector<PassOption> selected;
+  for (StringRef argument : subset.getValueAsListOfStrings("arguments")) {
+    auto it = llvm::find_if(pass.getOptions(), [&](const PassOption &opt) {
+      return opt.getArgument() == argument;
+    });
+    if (it == pass.getOptions().end())
+      llvm::PrintFatalError(subset.getLoc(), "`" + argument +
+                                                 "` is not an option of `" +
+                                                 pass.getArgument() + "`");
+    selected.push_back(*it);
+  }
+  return selected;
+}
+
+static void emitSubsetPipelineOptions(const llvm::Record &subset,
+                                      raw_ostream &os) {
+  Pass pass(subset.getValueAsDef("pass"));
+  std::vector<PassOption> options = selectOptions(subset, pass);
+  checkNoListOption(subset, options);
+  StringRef name = subset.getName();
+  StringRef passName = pass.getDef()->getName();
+  os << llvm::formatv(
+      "/// Options of `{0}`, declared in its .td, as options of a pass\n"
+      "/// pipeline that forwards them to it (copyTo) and sets the pass's\n"
+      "/// other options itself.\n"
+      "struct {1} : public virtual ::mlir::detail::PassOptions {{\n",
+      pass.getArgument(), name);
+  emitOptionMembers(options, os);
+  os << llvm::formatv("\n  /// Sets these options in `options`, and no other.\n"
+                      "  void copyTo({0}Options &options) const {{\n",
+                      passName);
+  for (const PassOption &opt : options)
+    os << llvm::formatv("    options.{0} = {0}.getValue();\n",
+                        opt.getCppVariableName());
+  os << "  }\n};\n";
 }
 
 static bool emitPassOptions(const llvm::RecordKeeper &records,
@@ -82,16 +137,20 @@ static bool emitPassOptions(const llvm::RecordKeeper &records,
     Pass pass(def);
     if (pass.getOptions().empty())
       continue;
-    for (const PassOption &opt : pass.getOptions())
-      if (opt.isListOption())
-        llvm::PrintFatalError(def->getLoc(),
-                              "list options are not supported yet");
+    checkNoListOption(*def, pass.getOptions());
     std::string upper = def->getName().upper();
     os << "#ifdef GEN_PASS_OPTIONS_GETTER_" << upper << "\n";
     emitGetter(pass, "", os);
     os << "#undef GEN_PASS_OPTIONS_GETTER_" << upper << "\n#endif\n\n";
     os << "#ifdef GEN_PASS_PIPELINE_OPTIONS_" << upper << "\n";
     emitPipelineOptions(pass, os);
+    os << "#undef GEN_PASS_PIPELINE_OPTIONS_" << upper << "\n#endif\n\n";
+  }
+  for (const llvm::Record *subset :
+       records.getAllDerivedDefinitions("PassOptionSubset")) {
+    std::string upper = subset->getName().upper();
+    os << "#ifdef GEN_PASS_PIPELINE_OPTIONS_" << upper << "\n";
+    emitSubsetPipelineOptions(*subset, os);
     os << "#undef GEN_PASS_PIPELINE_OPTIONS_" << upper << "\n#endif\n\n";
   }
   return false;

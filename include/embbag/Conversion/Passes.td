@@ -5,6 +5,15 @@
 
 include "mlir/Pass/PassBase.td"
 
+// Options of `pass`, named by their arguments, that a pipeline takes and
+// forwards to it: embbag-tblgen -gen-pass-options makes them a PassOptions
+// struct named after the record (GEN_PASS_PIPELINE_OPTIONS_<RECORD>), so
+// that the pipeline declares none of them again.
+class PassOptionSubset<PassBase passDef, list<string> optionArguments> {
+  PassBase pass = passDef;
+  list<string> arguments = optionArguments;
+}
+
 def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
   let summary = "Lower embbag ops to scf loops with vector accumulation";
   let description = [{
@@ -326,8 +335,9 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
   ];
   let options = [
     Option<"checks", "checks", "bool", /*default=*/"true",
-           "Check the runtime contract (indices, default, offsets) and "
-           "stop with a message when it is broken">,
+           "Check the runtime contract, on the host and in the kernels "
+           "(through a flag word the host reads after them), and stop "
+           "with the CPU's message when it is broken">,
     Option<"hostLoops", "host-loops", "bool", /*default=*/"false",
            "Build the kernel inside scf.parallel loops that run on the "
            "host instead of a gpu.launch (for testing without a GPU)">,
@@ -365,6 +375,14 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
            "over the pieces in order">,
   ];
 }
+
+// What `embbag-to-nvvm` forwards to convert-embbag-to-gpu; it sets the
+// others itself (kernel-param-bytes from its chip and features).
+def EmbBagToGPUForwardedOptions
+    : PassOptionSubset<ConvertEmbBagToGPU,
+                       ["checks", "rows-in-flight", "batch-tables",
+                        "training-owners", "training-chunk-positions",
+                        "training-piece-positions"]>;
 
 def ConvertEmbBagAssertToLLVM : Pass<"convert-embbag-assert-to-llvm",
                                      "::mlir::ModuleOp"> {

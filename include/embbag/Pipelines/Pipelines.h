@@ -3,6 +3,7 @@
 #ifndef EMBBAG_PIPELINES_PIPELINES_H
 #define EMBBAG_PIPELINES_PIPELINES_H
 
+#include "embbag/Conversion/EmbBagToGPU/EmbBagToGPU.h"
 #include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
 
 #include "mlir/Pass/PassOptions.h"
@@ -17,17 +18,36 @@ class OpPassManager;
 namespace embbag {
 
 #define GEN_PASS_PIPELINE_OPTIONS_CONVERTEMBBAGTOLOOPS
+#define GEN_PASS_PIPELINE_OPTIONS_EMBBAGTOGPUFORWARDEDOPTIONS
 #include "embbag/Conversion/PassOptions.h.inc"
+
+/// Options of both lowering pipelines: what a broken runtime contract does.
+struct ContractReportOptions : public virtual detail::PassOptions {
+  Option<bool> strictConstants{
+      *this, "strict-constants",
+      llvm::cl::desc("Constant operands that break an op's runtime contract "
+                     "are compile-time errors (default: warnings, and the "
+                     "runtime checks stop the program if the op runs)"),
+      llvm::cl::init(false)};
+  Option<bool> status{
+      *this, "status",
+      llvm::cl::desc("Report a broken runtime contract as a non-zero i32 "
+                     "result of every public function instead of aborting "
+                     "(needs checks; see embbag-checks-to-status)"),
+      llvm::cl::init(false)};
+};
 
 /// Which lowering `--embbag-to-llvm` takes for the embbag ops.
 enum class LoweringPath { Loops, Linalg, GPULoops };
 
 /// Options of `--embbag-to-llvm`: every option of convert-embbag-to-loops,
 /// declared in Passes.td and forwarded to it as one struct
-/// (getConvertEmbBagToLoopsOptions), and the pipeline's own below. `checks`
-/// and `parallel` also steer the rest of the pipeline.
+/// (getConvertEmbBagToLoopsOptions), ContractReportOptions and the
+/// pipeline's own below. `checks` and `parallel` also steer the rest of the
+/// pipeline.
 struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions>,
-                             public ConvertEmbBagToLoopsPipelineOptions {
+                             public ConvertEmbBagToLoopsPipelineOptions,
+                             public ContractReportOptions {
   PassOptions::Option<LoweringPath> path{
       *this, "path", llvm::cl::desc("Which lowering of the embbag ops to use"),
       llvm::cl::init(LoweringPath::Loops),
@@ -48,18 +68,6 @@ struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions>,
                      "that they leave the cores to the process's other "
                      "threads; -1: libomp's own setting, KMP_BLOCKTIME)"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> strictConstants{
-      *this, "strict-constants",
-      llvm::cl::desc("Constant operands that break an op's runtime contract "
-                     "are compile-time errors (default: warnings, and the "
-                     "runtime checks stop the program if the op runs)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> status{
-      *this, "status",
-      llvm::cl::desc("Report a broken runtime contract as a non-zero i32 "
-                     "result of every public function instead of aborting "
-                     "(needs checks; see embbag-checks-to-status)"),
-      llvm::cl::init(false)};
 };
 
 /// Checks the options before a pipeline is built from them: an error naming
@@ -86,8 +94,12 @@ using EmbBagToLLVMPipelineBuilder = void (*)(OpPassManager &,
 void registerEmbBagToLLVMOptionsPipeline(StringRef name, StringRef description,
                                          EmbBagToLLVMPipelineBuilder build);
 
-/// Options of `--embbag-to-nvvm` (docs/GPU.md).
-struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions> {
+/// Options of `--embbag-to-nvvm` (docs/GPU.md): the options of
+/// convert-embbag-to-gpu that Passes.td's EmbBagToGPUForwardedOptions names,
+/// ContractReportOptions, and the pipeline's own below.
+struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions>,
+                             public EmbBagToGPUForwardedOptions,
+                             public ContractReportOptions {
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("The NVIDIA GPU the PTX is for (nvvm-attach-target's "
@@ -110,50 +122,6 @@ struct EmbBagToNVVMOptions : public PassPipelineOptions<EmbBagToNVVMOptions> {
       *this, "opt-level",
       llvm::cl::desc("LLVM's optimization level for the kernels (0 to 3)"),
       llvm::cl::init(3)};
-  PassOptions::Option<bool> checks{
-      *this, "checks",
-      llvm::cl::desc("Check the runtime contract, on the host and in the "
-                     "kernels, and stop with the CPU's message when it is "
-                     "broken (convert-embbag-to-gpu's checks)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> status{
-      *this, "status",
-      llvm::cl::desc("Report a broken runtime contract as a non-zero i32 "
-                     "result of every public function instead of aborting "
-                     "(needs checks; see embbag-checks-to-status)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<unsigned> rowsInFlight{
-      *this, "rows-in-flight",
-      llvm::cl::desc("Table rows each thread loads before it accumulates "
-                     "them, from 1 to 16 (convert-embbag-to-gpu's option)"),
-      llvm::cl::init(8)};
-  PassOptions::Option<bool> batchTables{
-      *this, "batch-tables",
-      llvm::cl::desc("Launch the independent ops of a block as one kernel, "
-                     "each op's blocks running its own code "
-                     "(convert-embbag-to-gpu's option)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<unsigned> trainingOwners{
-      *this, "training-owners",
-      llvm::cl::desc("Training: the most groups of lanes that zero and finish "
-                     "table rows, and the sort's radix, a power of two up "
-                     "to 65536 (convert-embbag-to-gpu's option)"),
-      llvm::cl::init(1024)};
-  PassOptions::Option<unsigned> trainingChunkPositions{
-      *this, "training-chunk-positions",
-      llvm::cl::desc("Training: the positions one thread sorts by row in a "
-                     "pass (convert-embbag-to-gpu's option)"),
-      llvm::cl::init(256)};
-  PassOptions::Option<unsigned> trainingPiecePositions{
-      *this, "training-piece-positions",
-      llvm::cl::desc("Training: the sorted positions one group of lanes "
-                     "sums (convert-embbag-to-gpu's option)"),
-      llvm::cl::init(128)};
-  PassOptions::Option<bool> strictConstants{
-      *this, "strict-constants",
-      llvm::cl::desc("Constant operands that break an op's runtime contract "
-                     "are compile-time errors (default: warnings)"),
-      llvm::cl::init(false)};
 };
 
 /// Adds the lowering of a module of func.func on tensors and buffers
