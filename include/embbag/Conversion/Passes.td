@@ -141,11 +141,13 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "list (across bags); -1 decides from the table's size and the "
            "row length against the target's caches, at run time when they "
            "are dynamic: none for a table the L2 holds (512 KiB), 16 "
-           "indices ahead for one the last level holds (4 MiB), else about "
-           "16 KiB of rows in flight (16 to 128 indices); 0 emits no "
-           "prefetch. The training kernels prefetch the rows they update "
-           "this many rows ahead (-1: none for a table the L2 holds, else "
-           "about 16 KiB of rows in flight)">,
+           "indices ahead for one the last level holds (4 MiB), else 32 "
+           "indices for rows of at most two cache lines and about 16 KiB "
+           "of rows in flight for longer ones (16 to 128 indices); 0 emits "
+           "no prefetch. The training kernels prefetch the rows they "
+           "update this many rows ahead (-1: none for a table the L2 "
+           "holds, else as far as the forward kernel beyond the last "
+           "level)">,
     Option<"prefetchLocality", "prefetch-locality", "int", /*default=*/"-1",
            "Where the prefetched rows go, as memref.prefetch's locality "
            "hint: 3 every cache level (x86 prefetcht0), 2 the L2 cache "

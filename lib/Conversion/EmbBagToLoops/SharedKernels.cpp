@@ -57,10 +57,10 @@ using namespace mlir::embbag::loops;
 // versionKey names every field of the normal form and of the shape that
 // the versions' code depends on: a new field must be added there (or ops
 // that differ in it would share one kernel), then these sizes updated.
-static_assert(sizeof(KernelShape) == 152, "add the new field to versionKey");
+static_assert(sizeof(KernelShape) == 168, "add the new field to versionKey");
 // (BagProblem::checkFlag is not in the key: such kernels are never shared.)
 static_assert(sizeof(BagProblem) == 120, "add the new field to versionKey");
-static_assert(sizeof(TargetModel) == 96, "add the new field to versionKey");
+static_assert(sizeof(TargetModel) == 112, "add the new field to versionKey");
 
 //===----------------------------------------------------------------------===//
 // The kind and the arguments
@@ -109,6 +109,7 @@ static std::string versionKey(const BagProblem &p, const KernelShape &shape) {
      << " llc=" << target.lastLevelCacheBytes
      << " ahead=" << policy.lastLevelDistance << "/" << policy.bytesInFlight
      << "/" << policy.minDistance << "/" << policy.maxDistance << "/"
+     << policy.shortRowBytes << "/" << policy.shortRowDistance << "/"
      << policy.indexLead << " weights=";
   if (p.weights)
     os << dynamicType(p.weights);

@@ -41,8 +41,8 @@ bool fitsIn(RankedTensorType table, int64_t bytes) {
 }
 
 /// How many unique rows ahead to prefetch the rows of `table`: none when
-/// the L2 cache holds it (its size static), else about the target's bytes
-/// in flight of rows (as the forward kernel's prefetch). Not the forward
+/// the L2 cache holds it (its size static), else the forward kernel's
+/// distance for its rows (PrefetchPolicy::distanceForRow). Not the forward
 /// kernel's last-level threshold: a training step runs other work between
 /// two calls (the forward pass, the optimizer of other parameters) that
 /// leaves the table's rows out of the caches. In the training benchmark's
@@ -61,8 +61,7 @@ int64_t prefetchRowsFor(RankedTensorType table, const TargetModel &target) {
     return 0;
   if (ShapedType::isDynamic(rowElements) || rowElements == 0)
     return policy.minDistance;
-  return std::clamp(policy.bytesInFlight / (rowElements * elementBytes),
-                    policy.minDistance, policy.maxDistance);
+  return policy.distanceForRow(rowElements * elementBytes);
 }
 
 /// How many rows ahead a dense gradient prefetches the rows it adds to,

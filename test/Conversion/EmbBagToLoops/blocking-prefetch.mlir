@@ -6,7 +6,8 @@
 // passes over each bag as the vector registers allow (16 with AVX2, less one
 // for a weight and two for a masked tail): full passes, then a thinner last
 // one. A pass prefetches the lines of its chunk of the row
-// `prefetch-distance` indices ahead (16 KiB of rows in flight by default),
+// `prefetch-distance` indices ahead (by default 16 KiB of rows in flight,
+// or 32 rows of at most two lines),
 // through a read-only buffer view of the table; when a static row takes
 // several passes, the first one prefetches the whole row and the others none.
 
@@ -152,6 +153,39 @@ func.func @dram_table(%t: tensor<16385x64xf32>, %i: tensor<?x8xi32>) -> tensor<?
   return %r : tensor<?x64xf32>
 }
 
+// Rows of at most two cache lines (128 bytes) of a table beyond the
+// last-level cache go 32 indices ahead, not 16 KiB of rows (128 ahead at
+// most): a short row costs its page's translation more than its bytes, and
+// the translation of a row prefetched further ahead is gone again when the
+// row is read. A row of 132 bytes keeps 16 KiB in flight: 124 rows.
+// CHECK-LABEL: func.func @one_line_rows(
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK:         scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>
+// CHECK-NEXT:      arith.addi %[[J]], %[[C32]] : index
+// CHECK:           memref.prefetch %{{.*}}, read, locality<2>, data : memref<100000x16xf32
+func.func @one_line_rows(%t: tensor<100000x16xf32>, %i: tensor<?x8xi32>) -> tensor<?x16xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<100000x16xf32>, tensor<?x8xi32>) -> tensor<?x16xf32>
+  return %r : tensor<?x16xf32>
+}
+
+// CHECK-LABEL: func.func @two_line_rows(
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK:         scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>
+// CHECK-NEXT:      arith.addi %[[J]], %[[C32]] : index
+func.func @two_line_rows(%t: tensor<100000x32xf32>, %i: tensor<?x8xi32>) -> tensor<?x32xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<100000x32xf32>, tensor<?x8xi32>) -> tensor<?x32xf32>
+  return %r : tensor<?x32xf32>
+}
+
+// CHECK-LABEL: func.func @longer_rows(
+// CHECK-DAG:     %[[C124:.*]] = arith.constant 124 : index
+// CHECK:         scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>
+// CHECK-NEXT:      arith.addi %[[J]], %[[C124]] : index
+func.func @longer_rows(%t: tensor<100000x33xf32>, %i: tensor<?x8xi32>) -> tensor<?x33xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<100000x33xf32>, tensor<?x8xi32>) -> tensor<?x33xf32>
+  return %r : tensor<?x33xf32>
+}
+
 // A table of unknown size: the distance (16 ahead up to 4 MiB, else 64 for
 // rows of 256 bytes), whether to prefetch at all (above 512 KiB) and where
 // (into L1 up to 4 MiB, the last-level cache's latency being short; into
@@ -189,4 +223,26 @@ func.func @dram_table(%t: tensor<16385x64xf32>, %i: tensor<?x8xi32>) -> tensor<?
 func.func @unknown_size_table(%t: tensor<?x64xf32>, %i: tensor<?x8xi32>) -> tensor<?x64xf32> {
   %r = embbag.packed sum %t[%i] : (tensor<?x64xf32>, tensor<?x8xi32>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
+}
+
+// A row of unknown length: the same rule, evaluated once per call by the
+// shared version of the bag loop (16 KiB of rows within [16, 128], 32 for
+// rows of at most 128 bytes, 16 for a table of at most 4 MiB).
+// (The shared versions follow the module's functions.)
+// CHECK-LABEL: func.func @unknown_row(
+// CHECK-LABEL: func.func private @__embbag_rows_sum_f32__row_version_1(
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK:         %[[SMALL:.*]] = arith.cmpi ule, %{{.*}}, %c4194304 : index
+// CHECK:         %[[PER_ROW:.*]] = arith.divui %c16384, %{{.*}} : index
+// CHECK:         %[[AT_LEAST:.*]] = arith.maxui %[[PER_ROW]], %[[C16]] : index
+// CHECK:         %[[LONG:.*]] = arith.minui %[[AT_LEAST]], %c128 : index
+// CHECK:         %[[SHORT:.*]] = arith.cmpi ule, %{{.*}}, %c128 : index
+// CHECK:         %[[BEYOND:.*]] = arith.select %[[SHORT]], %[[C32]], %[[LONG]] : index
+// CHECK:         %[[DIST:.*]] = arith.select %[[SMALL]], %[[C16]], %[[BEYOND]] : index
+// CHECK:         scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (vector<8xf32>)
+// CHECK-NEXT:      arith.addi %[[J]], %[[DIST]] : index
+func.func @unknown_row(%t: tensor<100000x?xf32>, %i: tensor<?x8xi32>) -> tensor<?x?xf32> {
+  %r = embbag.packed sum %t[%i] : (tensor<100000x?xf32>, tensor<?x8xi32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
 }
