@@ -331,7 +331,7 @@ struct HeaderWriter {
   /// `flags` (the target's, after --checks) and `note` (a paragraph of
   /// the leading comment) say what the target changes.
   std::string render(StringRef guardBase, StringRef source, ChecksMode mode,
-                     StringRef flags, StringRef note) {
+                     StringRef flags, StringRef note) const {
     std::string guard;
     for (char c : guardBase)
       guard += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
@@ -586,136 +586,137 @@ LogicalResult linkSharedLibrary(StringRef object, StringRef output,
   return success();
 }
 
-int run(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  cl::HideUnrelatedOptions(aotCategory);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "embbag-aot: embbag kernels to a shared library and a C header\n");
-
-  // What --target changes: the link, and the header's leading comment.
-  SmallVector<std::string> targetLinkFlags;
+/// What --target changes: the libraries the link adds, and the header's
+/// flags line and leading note.
+struct TargetOutput {
+  SmallVector<std::string> linkFlags;
   std::string headerFlags, headerNote;
+};
+
+/// The TargetOutput of --target and --chip; failure after a message.
+FailureOr<TargetOutput> targetOutput(const char *argv0) {
+  TargetOutput out;
   if (target == Target::CPU && !chip.empty()) {
     llvm::errs() << "embbag-aot: --chip is an option of --target=nvptx\n";
-    return 1;
+    return failure();
   }
-  if (target == Target::NVPTX) {
-    FailureOr<std::string> name = nvptxChip();
-    if (failed(name))
-      return 1;
-    // --emit-llvm links nothing.
-    if (!emitLLVMIR) {
-      FailureOr<std::string> runtimeDir = cudaRuntimeDirectory(argv[0]);
-      if (failed(runtimeDir))
-        return 1;
-      targetLinkFlags = nvptxLinkFlags(*runtimeDir);
-    }
-    headerFlags = " --target=nvptx --chip=" + *name;
-    headerNote =
-        " *\n"
-        " * --target=nvptx: the buffers are CUDA device memory (cuMemAlloc,\n"
-        " * cudaMalloc, a CUDA tensor's data_ptr()) of the current context.\n"
-        " * A call launches its kernels on the calling thread's stream of\n"
-        " * libembbag_cuda_runtime.so (embbagCudaSetStream, default: the\n"
-        " * legacy default stream) and returns when they are done. Driver\n"
-        " * errors abort with the driver's message (embbag-c/CudaRuntime.h).\n";
+  if (target != Target::NVPTX)
+    return out;
+  FailureOr<std::string> name = nvptxChip();
+  if (failed(name))
+    return failure();
+  // --emit-llvm links nothing.
+  if (!emitLLVMIR) {
+    FailureOr<std::string> runtimeDir = cudaRuntimeDirectory(argv0);
+    if (failed(runtimeDir))
+      return failure();
+    out.linkFlags = nvptxLinkFlags(*runtimeDir);
   }
-  embbag::registerAllEmbBagPipelines();
+  out.headerFlags = " --target=nvptx --chip=" + *name;
+  out.headerNote =
+      " *\n"
+      " * --target=nvptx: the buffers are CUDA device memory (cuMemAlloc,\n"
+      " * cudaMalloc, a CUDA tensor's data_ptr()) of the current context.\n"
+      " * A call launches its kernels on the calling thread's stream of\n"
+      " * libembbag_cuda_runtime.so (embbagCudaSetStream, default: the\n"
+      " * legacy default stream) and returns when they are done. Driver\n"
+      " * errors abort with the driver's message (embbag-c/CudaRuntime.h).\n";
+  return out;
+}
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  embbag::registerAllEmbBagDialects(registry);
-  MLIRContext context(registry);
-
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+/// The input module, with every public definition added to `header` and
+/// marked for a C interface; null after a diagnostic.
+OwningOpRef<ModuleOp> loadKernels(MLIRContext &context,
+                                  llvm::SourceMgr &sourceMgr,
+                                  HeaderWriter &header) {
   std::string errorMessage;
   auto file = openInputFile(inputFilename, &errorMessage);
   if (!file) {
     llvm::errs() << "embbag-aot: " << errorMessage << "\n";
-    return 1;
+    return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
-    return 1;
-
-  // The exported functions: every public definition, with a C interface.
-  HeaderWriter header;
+    return nullptr;
   bool any = false;
   for (auto func : module->getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
       continue;
     any = true;
     if (failed(header.addFunction(func, checksMode)))
-      return 1;
+      return nullptr;
     func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                   UnitAttr::get(&context));
   }
   if (!any) {
     emitError(module->getLoc()) << "embbag-aot: " << inputFilename
                                 << " has no public func.func to export";
-    return 1;
+    return nullptr;
   }
+  return module;
+}
 
-  PassManager pm(&context);
+/// The module through --target's pipeline, translated to LLVM IR for
+/// `machine` and optimized at -O3 (instrumented with --sanitize=address);
+/// null after a message.
+std::unique_ptr<llvm::Module> lowerToLLVMIR(ModuleOp module,
+                                            llvm::LLVMContext &llvmContext,
+                                            llvm::TargetMachine &machine) {
+  PassManager pm(module.getContext());
   if (failed(target == Target::NVPTX ? addNVVMPipeline(pm)
                                      : addLLVMPipeline(pm)) ||
-      failed(pm.run(*module)))
-    return 1;
-
-  llvm::LLVMContext llvmContext;
+      failed(pm.run(module)))
+    return nullptr;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmContext, inputFilename);
+      translateModuleToLLVMIR(module, llvmContext, inputFilename);
   if (!llvmModule) {
     llvm::errs() << "embbag-aot: translation to LLVM IR failed\n";
-    return 1;
+    return nullptr;
   }
-  FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
-      createTargetMachine();
-  if (failed(machine))
-    return 1;
-  llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  llvmModule->setDataLayout((*machine)->createDataLayout());
+  llvmModule->setTargetTriple(machine.getTargetTriple());
+  llvmModule->setDataLayout(machine.createDataLayout());
   if (llvm::Error err =
-          makeOptimizingTransformer(3, 0, machine->get())(llvmModule.get())) {
+          makeOptimizingTransformer(3, 0, &machine)(llvmModule.get())) {
     llvm::errs() << "embbag-aot: optimizing: " << toString(std::move(err))
                  << "\n";
-    return 1;
+    return nullptr;
   }
-
   if (sanitizeAddress)
-    instrumentWithASan(*llvmModule, **machine);
+    instrumentWithASan(*llvmModule, machine);
+  return llvmModule;
+}
 
-  StringRef output = outputFilename;
+/// `module` at `output`: its LLVM IR with --emit-llvm, else a shared
+/// library linked with `linkFlags`.
+LogicalResult writeLibrary(llvm::Module &module, llvm::TargetMachine &machine,
+                           StringRef output, ArrayRef<std::string> linkFlags) {
   if (emitLLVMIR) {
     std::error_code ec;
     llvm::raw_fd_ostream os(output, ec);
     if (ec) {
       llvm::errs() << "embbag-aot: cannot write " << output << "\n";
-      return 1;
+      return failure();
     }
-    llvmModule->print(os, nullptr);
-  } else {
-    SmallString<128> object;
-    int fd;
-    if (llvm::sys::fs::createTemporaryFile("embbag-aot", "o", fd, object)) {
-      llvm::errs() << "embbag-aot: cannot create a temporary object file\n";
-      return 1;
-    }
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    llvm::FileRemover removeObject(object);
-    if (failed(writeObject(*llvmModule, **machine, object)) ||
-        failed(linkSharedLibrary(object, output, targetLinkFlags)))
-      return 1;
+    module.print(os, nullptr);
+    return success();
   }
+  SmallString<128> object;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("embbag-aot", "o", fd, object)) {
+    llvm::errs() << "embbag-aot: cannot create a temporary object file\n";
+    return failure();
+  }
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  llvm::FileRemover removeObject(object);
+  if (failed(writeObject(module, machine, object)))
+    return failure();
+  return linkSharedLibrary(object, output, linkFlags);
+}
 
-  // libNAME.so -> libNAME.h, beside it.
+/// The C header: --header, or libNAME.h beside libNAME.so.
+LogicalResult writeHeader(const HeaderWriter &header, StringRef output,
+                          const TargetOutput &targetOut) {
   SmallString<128> headerPath(headerFilename.empty() ? output.str()
                                                      : headerFilename);
   if (headerFilename.empty())
@@ -724,12 +725,54 @@ int run(int argc, char **argv) {
   auto headerFile = openOutputFile(headerPath, &error);
   if (!headerFile) {
     llvm::errs() << "embbag-aot: " << error << "\n";
-    return 1;
+    return failure();
   }
   headerFile->os() << header.render(llvm::sys::path::stem(headerPath),
                                     llvm::sys::path::filename(inputFilename),
-                                    checksMode, headerFlags, headerNote);
+                                    checksMode, targetOut.headerFlags,
+                                    targetOut.headerNote);
   headerFile->keep();
+  return success();
+}
+
+int run(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  cl::HideUnrelatedOptions(aotCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "embbag-aot: embbag kernels to a shared library and a C header\n");
+  FailureOr<TargetOutput> targetOut = targetOutput(argv[0]);
+  if (failed(targetOut))
+    return 1;
+  embbag::registerAllEmbBagPipelines();
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  embbag::registerAllEmbBagDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  HeaderWriter header;
+  OwningOpRef<ModuleOp> module = loadKernels(context, sourceMgr, header);
+  if (!module)
+    return 1;
+
+  FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine();
+  if (failed(machine))
+    return 1;
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      lowerToLLVMIR(*module, llvmContext, **machine);
+  if (!llvmModule ||
+      failed(writeLibrary(*llvmModule, **machine, outputFilename,
+                          targetOut->linkFlags)) ||
+      failed(writeHeader(header, outputFilename, *targetOut)))
+    return 1;
   return 0;
 }
 
