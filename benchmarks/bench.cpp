@@ -29,6 +29,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -622,15 +624,20 @@ Result runCase(const Case &c, DataStore &store, double budget) {
 
   // Interleaved call by call; each call takes the next index set, so that
   // no call finds the rows of the call before it in the cache. Each round
-  // starts one contender further on, so that no contender always follows
-  // the same one (on the Zen 4 VM, the kernel called right after the
-  // scalar loop took 1.5x its time elsewhere in the round).
+  // calls the contenders in another order (shuffled, the same sequence in
+  // every run), so that no contender always follows the same one: on the
+  // Zen 4 VM, a kernel called right after the scalar loop (13 ms of scalar
+  // code) took 1.5x its time elsewhere in the round (c1: 1.9 against 1.3
+  // ms), which made the kernel next in the list look slow.
   std::vector<std::vector<double>> times(contenders.size());
-  for (int r = 0; r < reps; ++r)
-    for (size_t i = 0; i < contenders.size(); ++i) {
-      size_t k = (r + i) % contenders.size();
+  std::vector<size_t> order(contenders.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 shuffler(kSeed);
+  for (int r = 0; r < reps; ++r) {
+    std::shuffle(order.begin(), order.end(), shuffler);
+    for (size_t k : order)
       times[k].push_back(timedCall(contenders[k], counter++ % kSets));
-    }
+  }
   Result res;
   res.c = &c;
   std::fill(std::begin(res.ms), std::end(res.ms), NAN);
