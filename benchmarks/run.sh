@@ -106,6 +106,8 @@ lower() {
   log "lowering kernels_$1.mlir ($2)"
   "$EMBBAG_OPT" --embbag-to-llvm="$2" "$k.mlir" -o "$k.llvm.mlir"
   "$LLVM/mlir-translate" --mlir-to-llvmir "$k.llvm.mlir" -o "$k.ll"
+  # LLVM's -O3 pipeline, as embbag-aot runs it before code generation.
+  "$LLVM/opt" -O3 -mcpu="$llc_cpu" "$k.ll" -o "$k.ll"
   "$LLVM/llc" "${llc_flags[@]}" -filetype=obj "$k.ll" -o "$k.full.o"
   "$LLVM/llc" "${llc_flags[@]}" -filetype=asm "$k.ll" -o "$k.s"
   # Every module defines the same helpers (dealloc_helper, ...): keep only
