@@ -62,20 +62,19 @@
 // whole ymm vectors (key 16) kept each vector's column (the block's first
 // column plus a constant) in a register, spilled them, and reloaded eight
 // from the stack per index. It reads a view of its block instead: the
-// eight loads are one row's start plus 0 to 224 bytes, nothing from the
-// stack.
+// eight loads are one row's start plus 0 to 224 bytes (the last first),
+// nothing from the stack.
 // AVX2-LABEL: {{^}}__embbag_rows_sum_f32__row_version_16:
 // AVX2: Inner Loop Header: Depth=2
 // AVX2-NOT: (%rsp)
-// AVX2: vaddps (%[[T:[a-z0-9]+]],%[[R:[a-z0-9]+]],4), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
-// AVX2-NOT: (%rsp)
+// AVX2: vaddps 224(%[[T:[a-z0-9]+]],%[[R:[a-z0-9]+]],4), %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
+// AVX2-NEXT: vaddps (%[[T]],%[[R]],4)
 // AVX2-NEXT: vaddps 32(%[[T]],%[[R]],4)
 // AVX2-NEXT: vaddps 64(%[[T]],%[[R]],4)
 // AVX2-NEXT: vaddps 96(%[[T]],%[[R]],4)
 // AVX2-NEXT: vaddps 128(%[[T]],%[[R]],4)
 // AVX2-NEXT: vaddps 160(%[[T]],%[[R]],4)
 // AVX2-NEXT: vaddps 192(%[[T]],%[[R]],4)
-// AVX2-NEXT: vaddps 224(%[[T]],%[[R]],4)
 // AVX2-NOT: (%rsp)
 // AVX2: {{jl|jne|jb|jg|jmp}} .LBB
 func.func @dyn(%t: tensor<?x?xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>,

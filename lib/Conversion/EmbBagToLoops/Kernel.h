@@ -219,6 +219,12 @@ SmallVector<Value> prefetchColumns(ImplicitLocOpBuilder &b,
 void prefetchAhead(ImplicitLocOpBuilder &b, const KernelContext &k, Value j,
                    ArrayRef<Value> columns);
 
+/// Prefetch.cpp: prefetches `table[rowIndex, column]` into L1 right before
+/// the row is read (a pass that prefetches ahead): the row's first access
+/// is then its last line, not its first (RowChunk.cpp, lastVectorFirst).
+void touchRow(ImplicitLocOpBuilder &b, const KernelContext &k, Value rowIndex,
+              Value column);
+
 /// RowChunk.cpp: one pass over `bag` for `chunk`, then the empty-bag default,
 /// the mean and the stores into `out`; returns the updated `out`.
 Value buildChunk(ImplicitLocOpBuilder &b, const KernelContext &k,

@@ -203,6 +203,14 @@ SmallVector<Value> mlir::embbag::loops::prefetchColumns(
   return columns;
 }
 
+void mlir::embbag::loops::touchRow(ImplicitLocOpBuilder &b,
+                                   const KernelContext &k, Value rowIndex,
+                                   Value column) {
+  memref::PrefetchOp::create(b, k.tableBuffer, ValueRange{rowIndex, column},
+                             b.getBoolAttr(false), b.getI32IntegerAttr(3),
+                             b.getBoolAttr(true));
+}
+
 void mlir::embbag::loops::prefetchAhead(ImplicitLocOpBuilder &b,
                                         const KernelContext &k, Value j,
                                         ArrayRef<Value> columns) {

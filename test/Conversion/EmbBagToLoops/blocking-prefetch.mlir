@@ -19,7 +19,9 @@
 // rows start on cache lines (its first element and row stride, checked
 // once), by one with it otherwise. The rows of a table beyond the
 // last-level cache go to L2 (locality 2, x86 prefetcht1); the index list
-// itself is prefetched 64 positions further on, into every level.
+// itself is prefetched 64 positions further on, into every level. The row
+// being read is read from its last vector on (112), which is prefetched
+// into L1 just before (docs/Kernel.md, "The row's last line first").
 // CHECK-LABEL: func.func @row128(
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<100000x128xf32> to memref<100000x128xf32, strided<[?, ?], offset: ?>>
@@ -38,8 +40,12 @@
 // CHECK:               %[[CLAMPED:[a-z0-9]+]] = arith.minui %[[AHEAD]], %{{.*}} : index
 // CHECK:               tensor.extract %{{.*}}[%[[CLAMPED]]]
 // CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}], read, locality<2>, data : memref<100000x128xf32, strided<[?, ?], offset: ?>>
+// CHECK:               %[[ROW:.*]] = arith.index_cast
+// CHECK:               vector.broadcast
+// CHECK-NEXT:          memref.prefetch %[[BUF]][%[[ROW]], %c112], read, locality<3>, data
+// CHECK-NEXT:          vector.transfer_read %{{.*}}[%[[ROW]], %c112]
 // CHECK-NOT:           memref.prefetch
-// CHECK-COUNT-15:      vector.transfer_read
+// CHECK-COUNT-14:      vector.transfer_read
 // CHECK-NOT:           vector.transfer_read
 // CHECK:               scf.yield
 // CHECK:           } else {
@@ -47,6 +53,7 @@
 // CHECK:               memref.prefetch %[[IBUF]]
 // CHECK-COUNT-8:       memref.prefetch %[[BUF]][%{{.*}}, %c{{0|16|32|48|64|80|96|112}}]
 // CHECK-NEXT:          memref.prefetch %[[BUF]][%{{.*}}, %c127]
+// CHECK:               memref.prefetch %[[BUF]][%{{.*}}, %c112], read, locality<3>
 // CHECK-NOT:           memref.prefetch
 // CHECK-COUNT-15:      vector.transfer_read
 // CHECK-NOT:           vector.transfer_read

@@ -52,14 +52,16 @@ func.func @offsets_mean_default(%t: tensor<?x64xf32>, %i: tensor<?xi64>,
 
 // A row of 100 floats: 13 accumulators, a weight and a tail mask fit the 16
 // AVX2 registers, so the whole row takes one pass over the bag, the last
-// vector masked (100 = 12 * 8 + 4). Weighted sums use fma.
+// vector masked (100 = 12 * 8 + 4) and read first (the row's last line
+// first, docs/Kernel.md). Weighted sums use fma.
 // CHECK-LABEL: func.func @offsets_row100_weighted(
 // CHECK:         scf.for {{.*}} -> (tensor<?x100xf32>)
 // CHECK:           %[[MASK:.*]] = vector.constant_mask [4] : vector<8xi1>
 // CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// CHECK-COUNT-12:    vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<10x100xf32>, vector<8xf32>
 // CHECK:             vector.transfer_read {{.*}}, %[[MASK]] {in_bounds = [true]}
 // CHECK-NEXT:        vector.fma
+// CHECK-COUNT-12:    vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<10x100xf32>, vector<8xf32>
+// CHECK:             vector.fma
 // CHECK-NEXT:        scf.yield %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}} :
 // CHECK-NOT:       scf.for
 // CHECK:           vector.transfer_write {{.*}}, %[[MASK]] {in_bounds = [true]}

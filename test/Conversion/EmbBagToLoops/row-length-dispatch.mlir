@@ -36,8 +36,8 @@
 // CHECK-NEXT:        %[[LAST:.*]] = arith.subi %[[ROW]], %c8 : index
 // CHECK-NEXT:        %[[M3:.*]] = vector.create_mask %[[LAST]] : vector<8xi1>
 // CHECK-NEXT:        scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>) {
-// CHECK:               vector.transfer_read %arg0[%{{.*}}, %c0], %{{.*}} {in_bounds = [true]}
 // CHECK:               vector.transfer_read %arg0[%{{.*}}, %c8], %{{.*}}, %[[M3]]
+// CHECK:               vector.transfer_read %arg0[%{{.*}}, %c0], %{{.*}} {in_bounds = [true]}
 // CHECK:           case 4 {
 // CHECK-NEXT:        scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>) {
 // CHECK:           default {
@@ -112,8 +112,8 @@ func.func @dynamic_rank3(%t: tensor<?x?x?xf32>, %i: tensor<?x?xi64>) -> tensor<?
 // SHARED:         %[[WIDTH:.*]] = arith.subi %[[END]], %[[COL]] : index
 // SHARED:         %[[REST:.*]] = arith.subi %[[WIDTH]], %c8 : index
 // SHARED:         %[[MASK:.*]] = vector.create_mask %[[REST]] : vector<8xi1>
-// SHARED:           vector.transfer_read %[[VIEW]][%{{.*}}, %c0]
 // SHARED:           vector.transfer_read %[[VIEW]][%{{.*}}, %c8], %{{.*}}, %[[MASK]]
+// SHARED:           vector.transfer_read %[[VIEW]][%{{.*}}, %c0]
 // SHARED:         vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[COL]]]
 // SHARED:         %[[SECOND:.*]] = arith.addi %[[COL]], %c8 : index
 // SHARED:         vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[SECOND]]], %[[MASK]]
