@@ -127,10 +127,12 @@ if os.path.exists(embbag_fuzz):
     config.substitutions.append(("%embbag_fuzz", embbag_fuzz))
 
 # The ways in as a library: the C API test (its source is the test), the
-# mlir-opt plugin, the installed package and the AOT compiler.
+# mlir-opt plugin, the installed package and the AOT compiler; and
+# embbag-tblgen, whose backend test/Tools tests.
 config.suffixes.append(".c")
 llvm_config.add_tool_substitutions(
-    ["embbag-aot", "embbag-capi-test", "llvm-readelf", "llvm-nm"], tool_dirs
+    ["embbag-aot", "embbag-capi-test", "embbag-tblgen", "llvm-readelf", "llvm-nm"],
+    tool_dirs,
 )
 config.substitutions.append(
     ("%stock_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt"))
