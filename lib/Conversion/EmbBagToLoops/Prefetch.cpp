@@ -95,26 +95,22 @@ static TableSize tableSize(ImplicitLocOpBuilder &b, const KernelContext &k) {
 }
 
 /// The prefetch distance from the data and whether to prefetch at all:
-/// PrefetchPolicy::distanceForRow, in IR for a dynamic row.
+/// PrefetchPolicy::distanceForRow in IR (folded to a constant when the row
+/// is static).
 static std::pair<Value, Value> distanceFromData(ImplicitLocOpBuilder &b,
                                                 const TargetModel &target,
                                                 const TableSize &size) {
   const PrefetchPolicy &policy = target.prefetch;
-  Value distance;
-  if (std::optional<int64_t> rowBytes = getConstantIntValue(size.rowBytes)) {
-    distance = cst(b, policy.distanceForRow(*rowBytes));
-  } else {
-    Value perRow = b.createOrFold<arith::DivUIOp>(
-        cst(b, policy.bytesInFlight),
-        b.createOrFold<arith::MaxUIOp>(size.rowBytes, cst(b, 1)));
-    Value longRow = b.createOrFold<arith::MinUIOp>(
-        b.createOrFold<arith::MaxUIOp>(perRow, cst(b, policy.minDistance)),
-        cst(b, policy.maxDistance));
-    Value shortRow = b.createOrFold<arith::CmpIOp>(
-        arith::CmpIPredicate::ule, size.rowBytes, cst(b, policy.shortRowBytes));
-    distance = b.createOrFold<arith::SelectOp>(
-        shortRow, cst(b, policy.shortRowDistance), longRow);
-  }
+  Value perRow = b.createOrFold<arith::DivUIOp>(
+      cst(b, policy.bytesInFlight),
+      b.createOrFold<arith::MaxUIOp>(size.rowBytes, cst(b, 1)));
+  Value longRow = b.createOrFold<arith::MinUIOp>(
+      b.createOrFold<arith::MaxUIOp>(perRow, cst(b, policy.minDistance)),
+      cst(b, policy.maxDistance));
+  Value shortRow = b.createOrFold<arith::CmpIOp>(
+      arith::CmpIPredicate::ule, size.rowBytes, cst(b, policy.shortRowBytes));
+  Value distance = b.createOrFold<arith::SelectOp>(
+      shortRow, cst(b, policy.shortRowDistance), longRow);
   distance = b.createOrFold<arith::SelectOp>(
       size.inLastLevel, cst(b, policy.lastLevelDistance), distance);
   Value enabled = b.createOrFold<arith::CmpIOp>(

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace mlir {
@@ -53,10 +54,7 @@ struct PrefetchPolicy {
   int64_t distanceForRow(int64_t rowBytes) const {
     if (rowBytes <= shortRowBytes)
       return shortRowDistance;
-    int64_t perRow = bytesInFlight / rowBytes;
-    return perRow < minDistance   ? minDistance
-           : perRow > maxDistance ? maxDistance
-                                  : perRow;
+    return std::clamp(bytesInFlight / rowBytes, minDistance, maxDistance);
   }
   /// How many positions beyond the prefetched row's index the index list
   /// itself is prefetched.
