@@ -25,7 +25,7 @@
 //   convert-linalg-to-loops            what bufferization left as linalg
 //   [parallel: scf-forall-to-parallel, convert-scf-to-openmp,
 //              embbag-inline-parallel-alloca-scopes,
-//              embbag-set-omp-blocktime]
+//              embbag-limit-omp-threads, embbag-set-omp-blocktime]
 //   [status: embbag-checks-to-status   checks return a status instead]
 //   convert-embbag-assert-to-llvm      embbag's checks: stderr, then abort
 //   convert-vector-to-scf, lower-affine, convert-scf-to-cf
@@ -155,6 +155,8 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     pm.addPass(createCanonicalizerPass());
     // ... and the scopes it keeps around a func.call (dealloc_helper).
     pm.addPass(createEmbBagInlineParallelAllocaScopes());
+    // As many threads as the loop has chunks, at most.
+    pm.addPass(createEmbBagLimitOmpThreads());
     if (options.ompBlocktime >= 0) {
       EmbBagSetOmpBlocktimeOptions blocktime;
       blocktime.milliseconds = options.ompBlocktime;

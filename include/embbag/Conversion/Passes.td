@@ -78,6 +78,12 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     The results are the same bits on one thread or many (docs/Kernel.md,
     "Training kernels").
 
+    With `parallel` each op's bag loop is an `scf.forall` over chunks of
+    consecutive bags, as many as its work has chunks of about `batch-chunk`
+    cache lines of rows, at most one per bag; each chunk runs the sequential
+    loop over its bags. A small op is one chunk, a loop the canonicalizer
+    folds away when its shape is static (docs/Kernel.md, "Multithreading").
+
     With `batch-tables` (and `parallel`) the independent ops of a block
     become one kernel: one `scf.forall` over chunks of about `batch-chunk`
     cache lines of work taken from all their indices, each chunk running
@@ -162,9 +168,10 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "Check the runtime contract (indices, default, offsets, segment "
            "ids, num_segments) and stop with a message when it is broken">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
-           "Make the loop over bags an scf.forall (each bag writes its own "
-           "result row through tensor.parallel_insert_slice), for "
-           "distribution over threads">,
+           "Make the loop over bags an scf.forall over chunks of "
+           "consecutive bags of about batch-chunk cache lines of work each "
+           "(each chunk writes its rows of the result through "
+           "tensor.parallel_insert_slice), for distribution over threads">,
     Option<"batchTables", "batch-tables", "bool", /*default=*/"false",
            "With parallel: lower the independent embbag.packed, "
            "embbag.offsets and embbag.segments ops of a block (two or more, "
@@ -173,9 +180,10 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "its op's kernel on the bags that start in it "
            "(docs/Batching.md)">,
     Option<"batchChunk", "batch-chunk", "unsigned", /*default=*/"16384",
-           "With batch-tables: the work of one chunk, in cache lines of "
-           "table rows (an index or a bag of an op whose row spans L cache "
-           "lines counts L), at least 1">,
+           "With parallel: the work of one chunk of the parallel loop, in "
+           "cache lines of table rows (an index or a bag of an op whose row "
+           "spans L cache lines counts L), at least 1; the OpenMP team has "
+           "a thread per chunk at most">,
   ];
 }
 

@@ -127,6 +127,9 @@ struct KernelShape {
   int prefetchLocality = -1;  // the option: -1 from the data
   unsigned unroll = 1;        // of the loop over a bag's indices
   bool parallel = false;
+  // With `parallel`: the work of one iteration of the parallel loop, in
+  // cache lines of rows (option batch-chunk).
+  unsigned chunkLines = 1;
 };
 
 /// Picks the vector length and the register blocking of an op whose
@@ -234,8 +237,20 @@ Value buildChunk(ImplicitLocOpBuilder &b, const KernelContext &k,
 using RowBuilder =
     std::function<Value(ImplicitLocOpBuilder &b, const BagRef &bag, Value out)>;
 
-/// RowPlan.cpp: the loop over all bags (sequential or scf.forall), each
-/// bag's row built by `buildRow`, into `init` ([num_bags, row]).
+/// Chunks of work of about `shape.chunkLines` cache lines of table rows each,
+/// an index or a bag counting its row's lines: `budget` indices and bags per
+/// chunk, and the `count` of chunks of all of `p`'s (0 without bags).
+struct WorkChunks {
+  Value budget, count; // index
+};
+
+/// RowPlan.cpp: `p`'s chunks of work (the parallel loops' iterations).
+WorkChunks planWorkChunks(ImplicitLocOpBuilder &b, const BagProblem &p,
+                          const KernelShape &shape);
+
+/// RowPlan.cpp: the loop over all bags, each bag's row built by `buildRow`,
+/// into `init` ([num_bags, row]): sequential, or with `parallel` an
+/// scf.forall over chunks of consecutive bags (planWorkChunks).
 Value buildBagLoop(ImplicitLocOpBuilder &b, const KernelContext &k, Value init,
                    const RowBuilder &buildRow);
 

@@ -66,6 +66,7 @@ mlir::embbag::loops::chooseShape(RankedTensorType tableType, bool weighted,
   shape.prefetchLocality = options.prefetchLocality;
   shape.unroll = options.unroll;
   shape.parallel = options.parallel;
+  shape.chunkLines = options.batchChunk;
   shape.maskRegisters = target.maskRegisters;
   shape.target = target;
   int64_t row = shape.rowLength;

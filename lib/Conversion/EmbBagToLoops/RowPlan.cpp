@@ -29,29 +29,83 @@ static BagRef bagRef(ImplicitLocOpBuilder &b, const KernelContext &k, Value bag,
   return BagRef{bag, range.first, range.second, count, outRow};
 }
 
-/// The bag loop as an scf.forall: each iteration computes its bag into a
-/// [1, row] slice of the result and inserts it in parallel.
+WorkChunks mlir::embbag::loops::planWorkChunks(ImplicitLocOpBuilder &b,
+                                               const BagProblem &p,
+                                               const KernelShape &shape) {
+  int64_t lineBits = shape.target.cacheLineBytes * 8;
+  int64_t bits = cast<ShapedType>(p.table.getType()).getElementTypeBitWidth();
+  Value rowBits = arith::MulIOp::create(b, dim(b, p.table, 1), cst(b, bits));
+  Value lines = arith::MaxUIOp::create(
+      b, arith::CeilDivUIOp::create(b, rowBits, cst(b, lineBits)), cst(b, 1));
+  WorkChunks chunks;
+  chunks.budget = arith::MaxUIOp::create(
+      b, arith::DivUIOp::create(b, cst(b, shape.chunkLines), lines), cst(b, 1));
+  Value work =
+      arith::AddIOp::create(b, dim(b, p.indices, 0), p.numBags).getResult();
+  Value hasBags =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ne, p.numBags, cst(b, 0));
+  chunks.count = arith::SelectOp::create(
+      b, hasBags, arith::CeilDivUIOp::create(b, work, chunks.budget),
+      cst(b, 0));
+  return chunks;
+}
+
+/// The sequential loop over bags [first, end), bag `first` writing row 0 of
+/// `out`.
+static Value buildBagRange(ImplicitLocOpBuilder &b, const KernelContext &k,
+                           Value first, Value end, Value out,
+                           const RowBuilder &buildRow) {
+  auto loop = scf::ForOp::create(
+      b, first, end, cst(b, 1), ValueRange{out},
+      [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value outRow = arith::SubIOp::create(ib, bag, first);
+        scf::YieldOp::create(
+            ib, buildRow(ib, bagRef(ib, k, bag, outRow), iterArgs[0]));
+      });
+  return loop.getResult(0);
+}
+
+/// The bag loop as an scf.forall over chunks of consecutive bags, as many
+/// as the bags' work has chunks of `k.shape.chunkLines` cache lines (at most
+/// one per bag): each iteration computes its bags into a slice of the
+/// result's rows with the sequential loop and inserts it in parallel. So
+/// the loop's trip count follows the work, and embbag-limit-omp-threads
+/// sizes the team by it: a call with one chunk of work runs on one thread.
 static Value buildParallelBags(ImplicitLocOpBuilder &b, const KernelContext &k,
                                Value init, const RowBuilder &buildRow) {
-  OpFoldResult firstBag =
-      k.firstBag ? OpFoldResult(k.firstBag) : b.getIndexAttr(0);
+  Value firstBag = k.firstBag ? k.firstBag : cst(b, 0);
+  Value bags = arith::SubIOp::create(b, k.p.numBags, firstBag);
+  Value numChunks =
+      arith::MinUIOp::create(b, planWorkChunks(b, k.p, k.shape).count, bags);
   auto forall = scf::ForallOp::create(
-      b, ArrayRef<OpFoldResult>{firstBag},
-      ArrayRef<OpFoldResult>{getAsOpFoldResult(k.p.numBags)},
+      b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{numChunks},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ValueRange{init},
       /*mapping=*/std::nullopt);
-  Value bag = forall.getInductionVar(0);
-  Value shared = forall.getRegionIterArgs()[0];
-  SmallVector<OpFoldResult> offsets{bag, b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), getAsOpFoldResult(k.row)};
-  SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
+  // Chunk c: bags [firstBag + c * bags / numChunks, the next chunk's first).
+  auto chunkStart = [&](Value chunk) {
+    Value scaled = arith::MulIOp::create(b, chunk, bags);
+    return arith::AddIOp::create(b, firstBag,
+                                 arith::DivUIOp::create(b, scaled, numChunks))
+        .getResult();
+  };
+  Value chunk = forall.getInductionVar(0);
+  Value first = chunkStart(chunk);
+  Value end = chunkStart(arith::AddIOp::create(b, chunk, cst(b, 1)));
+  Value shared = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> offsets{first, b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes{
+      arith::SubIOp::create(b, end, first).getResult(),
+      getAsOpFoldResult(k.row)};
+  SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
   Value slice =
       tensor::ExtractSliceOp::create(b, shared, offsets, sizes, strides);
-  Value bagRow = buildRow(b, bagRef(b, k, bag, cst(b, 0)), slice);
+  Value rows = buildBagRange(b, k, first, end, slice, buildRow);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, bagRow, shared, offsets, sizes,
+  tensor::ParallelInsertSliceOp::create(b, rows, shared, offsets, sizes,
                                         strides);
   return forall.getResult(0);
 }

@@ -57,7 +57,7 @@ using namespace mlir::embbag::loops;
 // versionKey names every field of the normal form and of the shape that
 // the versions' code depends on: a new field must be added there (or ops
 // that differ in it would share one kernel), then these sizes updated.
-static_assert(sizeof(KernelShape) == 168, "add the new field to versionKey");
+static_assert(sizeof(KernelShape) == 176, "add the new field to versionKey");
 // (BagProblem::checkFlag is not in the key: such kernels are never shared.)
 static_assert(sizeof(BagProblem) == 120, "add the new field to versionKey");
 static_assert(sizeof(TargetModel) == 112, "add the new field to versionKey");
@@ -101,7 +101,8 @@ static std::string versionKey(const BagProblem &p, const KernelShape &shape) {
      << " vectors=" << shape.maxVectors << "/" << shape.maxMaskedVectors
      << " masks=" << shape.maskRegisters
      << " prefetch=" << shape.prefetchDistance << "/" << shape.prefetchLocality
-     << " unroll=" << shape.unroll << " parallel=" << shape.parallel;
+     << " unroll=" << shape.unroll << " parallel=" << shape.parallel << "/"
+     << shape.chunkLines;
   // The prefetch decisions taken at run time read the cache model.
   const TargetModel &target = shape.target;
   const PrefetchPolicy &policy = target.prefetch;

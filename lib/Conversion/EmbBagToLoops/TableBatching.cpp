@@ -88,26 +88,6 @@ static Value findFirstBag(ImplicitLocOpBuilder &b, const BatchedOp &op,
       [&](ImplicitLocOpBuilder &wb, Value bag) { return bagKey(wb, op, bag); });
 }
 
-/// Sets `op`'s chunk budget and count: `chunkLines` cache lines of its rows
-/// per chunk, an index or a bag counting its row's lines.
-static void planChunks(ImplicitLocOpBuilder &b, BatchedOp &op,
-                       unsigned chunkLines) {
-  const BagProblem &p = op.prepared.p;
-  int64_t lineBits = op.prepared.shape.target.cacheLineBytes * 8;
-  int64_t bits = cast<ShapedType>(p.table.getType()).getElementTypeBitWidth();
-  Value rowBits = arith::MulIOp::create(b, dim(b, p.table, 1), cst(b, bits));
-  Value lines = arith::MaxUIOp::create(
-      b, arith::CeilDivUIOp::create(b, rowBits, cst(b, lineBits)), cst(b, 1));
-  op.budget = arith::MaxUIOp::create(
-      b, arith::DivUIOp::create(b, cst(b, chunkLines), lines), cst(b, 1));
-  Value work =
-      arith::AddIOp::create(b, dim(b, p.indices, 0), p.numBags).getResult();
-  Value hasBags =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ne, p.numBags, cst(b, 0));
-  op.numChunks = arith::SelectOp::create(
-      b, hasBags, arith::CeilDivUIOp::create(b, work, op.budget), cst(b, 0));
-}
-
 /// Writes the chunks of op `opIndex` into rows [base, base + chunks) of the
 /// [chunks, 3] `map`: (op, first bag, end bag), the bag ranges in order and
 /// covering every bag once.
@@ -225,10 +205,12 @@ static void buildChunk(ImplicitLocOpBuilder &b, scf::ForallOp forall,
 /// The results of `ops` (their [num_bags, row] forms), from one loop over
 /// their chunks.
 static ValueRange buildBatchedKernel(ImplicitLocOpBuilder &b,
-                                     MutableArrayRef<BatchedOp> ops,
-                                     unsigned chunkLines) {
-  for (BatchedOp &op : ops)
-    planChunks(b, op, chunkLines);
+                                     MutableArrayRef<BatchedOp> ops) {
+  for (BatchedOp &op : ops) {
+    WorkChunks chunks = planWorkChunks(b, op.prepared.p, op.prepared.shape);
+    op.budget = chunks.budget;
+    op.numChunks = chunks.count;
+  }
   Value numChunks;
   Value map = buildChunkMap(b, ops, numChunks);
   SmallVector<Value> inits =
@@ -282,7 +264,7 @@ static LogicalResult lowerGroup(ArrayRef<BagOpInterface> group,
   SmallVector<Location> locs = llvm::map_to_vector(
       group, [](BagOpInterface op) { return op->getLoc(); });
   b.setLoc(FusedLoc::get(b.getContext(), locs));
-  ValueRange results = buildBatchedKernel(b, ops, options.batchChunk);
+  ValueRange results = buildBatchedKernel(b, ops);
   for (auto [i, result] : llvm::enumerate(results)) {
     b.setLoc(group[i]->getLoc());
     rewriter.replaceOp(group[i], finishBagOp(b, ops[i].prepared, result));

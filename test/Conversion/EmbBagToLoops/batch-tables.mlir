@@ -68,11 +68,11 @@ func.func @three(%t0: tensor<10x4xf32>, %i0: tensor<6xi64>, %o0: tensor<3xi64>,
 // -----
 
 // %2 reads %0's result: %0 and %1 are batched, %2 is lowered alone after
-// them (its own parallel bag loop, without a switch).
+// them (its own loop over chunks of its bags, without a switch).
 // CHECK-LABEL: func.func @dependent(
 // CHECK:         %[[R:.*]]:2 = scf.forall {{.*}} -> (tensor<3x4xf32>, tensor<3x4xf32>)
 // CHECK:           scf.index_switch
-// CHECK:         scf.forall (%{{.*}}) in (3) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<3x4xf32>)
+// CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<3x4xf32>)
 // CHECK-NOT:       scf.index_switch
 // CHECK:         return
 func.func @dependent(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x4xf32>,
@@ -89,9 +89,9 @@ func.func @dependent(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x4xf
 // would move %0 after its user. Each op is lowered alone.
 // CHECK-LABEL: func.func @used_between(
 // CHECK-NOT:     scf.index_switch
-// CHECK:         scf.forall (%{{.*}}) in (3)
+// CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs({{.*}}) -> (tensor<3x4xf32>)
 // CHECK:         tensor.cast
-// CHECK:         scf.forall (%{{.*}}) in (3)
+// CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs({{.*}}) -> (tensor<3x4xf32>)
 // CHECK-NOT:     scf.index_switch
 // CHECK:         return
 func.func @used_between(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %j: tensor<3x1xi64>)
@@ -123,7 +123,7 @@ func.func @training_between(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %dy: tens
 // Ops of different blocks are never batched together; the two ops in the
 // loop's body are.
 // CHECK-LABEL: func.func @blocks(
-// CHECK:         scf.forall (%{{.*}}) in (3)
+// CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs({{.*}}) -> (tensor<3x4xf32>)
 // CHECK-NOT:       scf.index_switch
 // CHECK:         scf.for
 // CHECK:           scf.forall {{.*}} -> (tensor<3x4xf32>, tensor<3x4xf32>)

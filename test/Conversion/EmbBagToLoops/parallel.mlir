@@ -3,10 +3,13 @@
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx2 parallel=1 omp-blocktime=7" --mlir-print-ir-before=convert-embbag-assert-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCKTIME7
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx2 parallel=1 omp-blocktime=-1" | FileCheck %s --check-prefix=RUNTIME-BLOCKTIME
 
-// With `parallel`, the bag loop is an scf.forall: each bag computes its
-// result row in a [1, row] slice of the shared output and inserts it with
-// tensor.parallel_insert_slice; the loops inside are those of the sequential
-// kernel. --embbag-to-llvm="target=avx2 parallel=1" makes it an OpenMP worksharing loop.
+// With `parallel`, the bag loop is an scf.forall over chunks of consecutive
+// bags: as many as the bags' work has chunks of `batch-chunk` cache lines of
+// rows (16384 lines / 4 lines per row = 4096 indices and bags per chunk), at
+// most one per bag. Each chunk computes its bags with the loops of the
+// sequential kernel into a slice of the shared output and inserts it with
+// tensor.parallel_insert_slice. --embbag-to-llvm="target=avx2 parallel=1"
+// makes it an OpenMP worksharing loop.
 
 // omp-blocktime=7: 7 ms.
 // BLOCKTIME7-LABEL: func.func @offsets(
@@ -20,20 +23,40 @@
 // RUNTIME-BLOCKTIME-NOT: kmp_set_blocktime
 
 // CHECK-LABEL: func.func @offsets(
-// CHECK:         %[[EMPTY:.*]] = tensor.empty(%{{.*}}) : tensor<?x64xf32>
-// CHECK:         %[[R:.*]] = scf.forall (%[[BAG:.*]]) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<?x64xf32>)
-// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[BAG]], 0] [1, 64] [1, 1] : tensor<?x64xf32> to tensor<1x64xf32>
-// CHECK:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// CHECK:           %[[W:.*]] = vector.transfer_write %{{.*}}, %[[SLICE]][%c0, %c0]
+// CHECK-DAG:     %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK-DAG:     %[[NI:.*]] = tensor.dim %arg1, %c0 : tensor<?xi32>
+// CHECK-DAG:     %[[NB:.*]] = tensor.dim %arg2, %c0 : tensor<?xi32>
+// CHECK:         %[[EMPTY:.*]] = tensor.empty(%[[NB]]) : tensor<?x64xf32>
+// CHECK:         %[[WORK:.*]] = arith.addi %[[NI]], %[[NB]] : index
+// CHECK:         %[[ANY:.*]] = arith.cmpi ne, %[[NB]], %c0 : index
+// CHECK:         %[[CHUNKS:.*]] = arith.ceildivui %[[WORK]], %[[C4096]] : index
+// CHECK:         %[[SOME:.*]] = arith.select %[[ANY]], %[[CHUNKS]], %c0 : index
+// CHECK:         %[[N:.*]] = arith.minui %[[SOME]], %[[NB]] : index
+// CHECK:         %[[R:.*]] = scf.forall (%[[C:.*]]) in (%[[N]]) shared_outs(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<?x64xf32>)
+// CHECK:           %[[A:.*]] = arith.muli %[[C]], %[[NB]] : index
+// CHECK:           %[[FIRST:.*]] = arith.divui %[[A]], %[[N]] : index
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[C]], %c1 : index
+// CHECK:           %[[B:.*]] = arith.muli %[[NEXT]], %[[NB]] : index
+// CHECK:           %[[END:.*]] = arith.divui %[[B]], %[[N]] : index
+// CHECK:           %[[COUNT:.*]] = arith.subi %[[END]], %[[FIRST]] : index
+// CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[FIRST]], 0] [%[[COUNT]], 64] [1, 1] : tensor<?x64xf32> to tensor<?x64xf32>
+// CHECK:           %[[ROWS:.*]] = scf.for %[[BAG:.*]] = %[[FIRST]] to %[[END]] step %c1 iter_args(%[[S:.*]] = %[[SLICE]]) -> (tensor<?x64xf32>)
+// CHECK:             %[[ROW:.*]] = arith.subi %[[BAG]], %[[FIRST]] : index
+// CHECK:             scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK:             vector.transfer_write %{{.*}}, %[[S]][%[[ROW]], %c0]
 // CHECK:           scf.forall.in_parallel
-// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[BAG]], 0] [1, 64] [1, 1] : tensor<1x64xf32> into tensor<?x64xf32>
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[ROWS]] into %[[OUT]][%[[FIRST]], 0] [%[[COUNT]], 64] [1, 1] : tensor<?x64xf32> into tensor<?x64xf32>
 // CHECK:         return %[[R]]
 
-// The workers sleep as soon as a region ends (omp-blocktime=0, the
-// default): libomp is told so before every region.
+// The team has as many threads as the loop has chunks, at most
+// omp_get_max_threads() (embbag-limit-omp-threads), and the workers sleep as
+// soon as a region ends (omp-blocktime=0, the default): libomp is told so
+// before every region.
 // OMP-LABEL: func.func @offsets(
+// OMP:         %[[MAX:.*]] = call @omp_get_max_threads() : () -> i32
+// OMP:         %[[TEAM:.*]] = arith.trunci %{{.*}} : i64 to i32
 // OMP:         call @kmp_set_blocktime(%{{.*}}) : (i32) -> ()
-// OMP-NEXT:    omp.parallel
+// OMP-NEXT:    omp.parallel num_threads(%[[TEAM]] : i32)
 // OMP:           omp.wsloop
 // OMP:             omp.loop_nest
 // OMP-NOT:           memref.alloca_scope
@@ -41,4 +64,30 @@
 func.func @offsets(%t: tensor<?x64xf32>, %i: tensor<?xi32>, %o: tensor<?xi32>) -> tensor<?x64xf32> {
   %r = embbag.offsets sum %t[%i] offsets(%o) : (tensor<?x64xf32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
+}
+
+// A static op of less work than two chunks: one chunk, and the canonicalizer
+// folds the loop over it into the sequential loop over the bags; no
+// parallel region is left.
+// CHECK-LABEL: func.func @one_chunk(
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c1
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+// OMP-LABEL: func.func @one_chunk(
+// OMP-NOT:       omp.parallel
+// OMP:           return
+func.func @one_chunk(%t: tensor<1000x64xf32>, %i: tensor<2560xi32>, %o: tensor<128xi32>) -> tensor<128x64xf32> {
+  %r = embbag.offsets sum %t[%i] offsets(%o) : (tensor<1000x64xf32>, tensor<2560xi32>, tensor<128xi32>) -> tensor<128x64xf32>
+  return %r : tensor<128x64xf32>
+}
+
+// Twice as much work as a chunk of 4096 indices and bags: two chunks.
+// CHECK-LABEL: func.func @two_chunks(
+// CHECK:         scf.forall (%{{.*}}) in (2)
+// OMP-LABEL: func.func @two_chunks(
+// OMP:           omp.parallel num_threads
+func.func @two_chunks(%t: tensor<1000x64xf32>, %i: tensor<8064xi32>, %o: tensor<128xi32>) -> tensor<128x64xf32> {
+  %r = embbag.offsets sum %t[%i] offsets(%o) : (tensor<1000x64xf32>, tensor<8064xi32>, tensor<128xi32>) -> tensor<128x64xf32>
+  return %r : tensor<128x64xf32>
 }

@@ -53,7 +53,7 @@ func.func @declared() {
 
 // A symbol of that name that is not libomp's function is not called.
 
-// expected-error @+1 {{'kmp_set_blocktime' is libomp's (i32) -> () function; embbag-set-omp-blocktime cannot call this one}}
+// expected-error @+1 {{'kmp_set_blocktime' is libomp's '(i32) -> ()' function; embbag-set-omp-blocktime cannot call this one}}
 func.func private @kmp_set_blocktime(i64)
 func.func @clash() {
   omp.parallel {

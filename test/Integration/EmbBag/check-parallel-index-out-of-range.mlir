@@ -1,11 +1,12 @@
-// RUN: embbag-opt %s --embbag-to-llvm="parallel=1" | env OMP_NUM_THREADS=2 not --crash mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs,%libomp 2>&1 | FileCheck %s
-// RUN: sed 's/0, 7, 1\]/0, 3, 1]/; s/0, 2, 4, 6\]/0, 2, 6, 4]/' %s | embbag-opt --embbag-to-llvm="parallel=1" 2>/dev/null | env OMP_NUM_THREADS=2 not --crash mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs,%libomp 2>&1 | FileCheck %s --check-prefix=OFFSETS
-// RUN: embbag-opt %s --embbag-to-llvm="parallel=1 status=1" 2>/dev/null | env OMP_NUM_THREADS=2 mlir-runner -e main -entry-point-result=i32 -shared-libs=%mlir_runner_libs,%libomp | FileCheck %s --check-prefix=STATUS
-// RUN: sed 's/0, 7, 1\]/0, 3, 1]/' %s | embbag-opt --embbag-to-llvm="parallel=1 status=1" 2>/dev/null | env OMP_NUM_THREADS=2 mlir-runner -e main -entry-point-result=i32 -shared-libs=%mlir_runner_libs,%libomp | FileCheck %s --check-prefix=GOOD
+// RUN: embbag-opt %s --embbag-to-llvm="parallel=1 batch-chunk=1" | env OMP_NUM_THREADS=2 not --crash mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs,%libomp 2>&1 | FileCheck %s
+// RUN: sed 's/0, 7, 1\]/0, 3, 1]/; s/0, 2, 4, 6\]/0, 2, 6, 4]/' %s | embbag-opt --embbag-to-llvm="parallel=1 batch-chunk=1" 2>/dev/null | env OMP_NUM_THREADS=2 not --crash mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs,%libomp 2>&1 | FileCheck %s --check-prefix=OFFSETS
+// RUN: embbag-opt %s --embbag-to-llvm="parallel=1 batch-chunk=1 status=1" 2>/dev/null | env OMP_NUM_THREADS=2 mlir-runner -e main -entry-point-result=i32 -shared-libs=%mlir_runner_libs,%libomp | FileCheck %s --check-prefix=STATUS
+// RUN: sed 's/0, 7, 1\]/0, 3, 1]/' %s | embbag-opt --embbag-to-llvm="parallel=1 batch-chunk=1 status=1" 2>/dev/null | env OMP_NUM_THREADS=2 mlir-runner -e main -entry-point-result=i32 -shared-libs=%mlir_runner_libs,%libomp | FileCheck %s --check-prefix=GOOD
 
 // With parallel=1 each thread checks the indices of the bags it reads
-// (docs/Kernel.md, "Runtime checks"). Four bags on two threads: the static
-// schedule gives bags 2 and 3 to the second thread, and bag 3 reads
+// (docs/Kernel.md, "Runtime checks"). Four bags on two threads, a chunk
+// per bag (batch-chunk=1): the static schedule gives bags 2 and 3 to the
+// second thread, and bag 3 reads
 // indices[6] = 7, outside the table of 5 rows. That thread flags it and
 // reads the bag as empty; after the loop the op stops with the message the
 // check before the loop gives (abort), or returns status 1 (status=1).

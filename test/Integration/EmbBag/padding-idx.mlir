@@ -2,7 +2,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm="path=linalg" | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="checks=0" | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="unroll=4 target=generic" | %mlir_runner | FileCheck %s
-// RUN: embbag-opt %s --embbag-to-llvm="parallel=1" \
+// RUN: embbag-opt %s --embbag-to-llvm="parallel=1 batch-chunk=1" \
 // RUN:   | env OMP_NUM_THREADS=2 mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_libs,%libomp | FileCheck %s
 

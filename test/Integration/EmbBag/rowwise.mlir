@@ -3,7 +3,7 @@
 // RUN: embbag-opt %s --embbag-to-llvm="checks=0 prefetch-distance=2" | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="target=generic unroll=2" | %mlir_runner | FileCheck %s
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx2 max-vectors=1" | %mlir_runner | FileCheck %s
-// RUN: embbag-opt %s --embbag-to-llvm="parallel=1" \
+// RUN: embbag-opt %s --embbag-to-llvm="parallel=1 batch-chunk=1" \
 // RUN:   | env OMP_NUM_THREADS=2 mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_libs,%libomp | FileCheck %s
 

@@ -9,11 +9,12 @@
 
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h"
 
+#include "OmpRuntime.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::embbag {
 #define GEN_PASS_DEF_EMBBAGSETOMPBLOCKTIME
@@ -26,29 +27,6 @@ namespace {
 
 constexpr llvm::StringLiteral kSetBlocktime = "kmp_set_blocktime";
 
-/// The declaration of `kmp_set_blocktime(i32)`, added when missing. A symbol
-/// of that name that is not such a function is an error.
-FailureOr<func::FuncOp> getOrDeclareSetBlocktime(ModuleOp module) {
-  OpBuilder builder(module.getContext());
-  auto type = builder.getFunctionType({builder.getI32Type()}, {});
-  Operation *existing = SymbolTable::lookupSymbolIn(module, kSetBlocktime);
-  if (auto func = dyn_cast_or_null<func::FuncOp>(existing)) {
-    if (func.getFunctionType() == type)
-      return func;
-  }
-  if (existing) {
-    existing->emitError() << "'" << kSetBlocktime
-                          << "' is libomp's (i32) -> () function; "
-                             "embbag-set-omp-blocktime cannot call this one";
-    return failure();
-  }
-  builder.setInsertionPointToStart(module.getBody());
-  auto decl = func::FuncOp::create(builder, module.getLoc(), kSetBlocktime,
-                                   type);
-  decl.setPrivate();
-  return decl;
-}
-
 struct EmbBagSetOmpBlocktime
     : public embbag::impl::EmbBagSetOmpBlocktimeBase<EmbBagSetOmpBlocktime> {
   using Base::Base;
@@ -59,11 +37,14 @@ struct EmbBagSetOmpBlocktime
     module.walk([&](omp::ParallelOp region) { regions.push_back(region); });
     if (regions.empty())
       return;
-    FailureOr<func::FuncOp> setBlocktime = getOrDeclareSetBlocktime(module);
+    OpBuilder builder(module.getContext());
+    FailureOr<func::FuncOp> setBlocktime = embbag::getOrDeclareOmpFunction(
+        module, kSetBlocktime,
+        builder.getFunctionType({builder.getI32Type()}, {}), getArgument());
     if (failed(setBlocktime))
       return signalPassFailure();
     for (omp::ParallelOp region : regions) {
-      OpBuilder builder(region);
+      builder.setInsertionPoint(region);
       Value ms = arith::ConstantIntOp::create(builder, region.getLoc(),
                                               builder.getI32Type(),
                                               milliseconds);
