@@ -79,9 +79,9 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     "Training kernels").
 
     With `parallel` each op's bag loop is an `scf.forall` over chunks of
-    consecutive bags, as many as its work has chunks of about `batch-chunk`
-    cache lines of rows, at most one per bag; each chunk runs the sequential
-    loop over its bags. A small op is one chunk, a loop the canonicalizer
+    consecutive bags, the least power of two of chunks of at most
+    `batch-chunk` cache lines of rows, at most one per bag; each chunk runs
+    the sequential loop over its bags. A small op is one chunk, a loop the canonicalizer
     folds away when its shape is static (docs/Kernel.md, "Multithreading").
 
     With `batch-tables` (and `parallel`) the independent ops of a block

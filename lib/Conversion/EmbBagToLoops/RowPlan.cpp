@@ -12,6 +12,7 @@
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -66,18 +67,36 @@ static Value buildBagRange(ImplicitLocOpBuilder &b, const KernelContext &k,
   return loop.getResult(0);
 }
 
-/// The bag loop as an scf.forall over chunks of consecutive bags, as many
-/// as the bags' work has chunks of `k.shape.chunkLines` cache lines (at most
-/// one per bag): each iteration computes its bags into a slice of the
-/// result's rows with the sequential loop and inserts it in parallel. So
-/// the loop's trip count follows the work, and embbag-limit-omp-threads
-/// sizes the team by it: a call with one chunk of work runs on one thread.
+/// The least power of two at least `x` (index, at least 1).
+static Value nextPowerOfTwo(ImplicitLocOpBuilder &b, Value x) {
+  Type i64 = b.getI64Type();
+  Value below = arith::IndexCastUIOp::create(
+      b, i64, arith::SubIOp::create(b, x, cst(b, 1)));
+  Value bits =
+      arith::SubIOp::create(b, arith::ConstantIntOp::create(b, i64, 64),
+                            math::CountLeadingZerosOp::create(b, below));
+  Value power =
+      arith::ShLIOp::create(b, arith::ConstantIntOp::create(b, i64, 1), bits);
+  return arith::IndexCastUIOp::create(b, b.getIndexType(), power);
+}
+
+/// The bag loop as an scf.forall over chunks of consecutive bags: the
+/// least power of two of chunks of at most `k.shape.chunkLines` cache lines
+/// of work each, at most one per bag. Each iteration computes its bags into
+/// a slice of the result's rows with the sequential loop and inserts it in
+/// parallel. So the loop's trip count follows the work, and
+/// embbag-limit-omp-threads sizes the team by it: a call of one chunk of
+/// work runs on one thread. A power of two, so that a team of 2, 4, 8 or 16
+/// threads gets as many chunks, of as many bags, per thread (260 chunks on
+/// 16 threads would give some threads 17 and others 16).
 static Value buildParallelBags(ImplicitLocOpBuilder &b, const KernelContext &k,
                                Value init, const RowBuilder &buildRow) {
   Value firstBag = k.firstBag ? k.firstBag : cst(b, 0);
   Value bags = arith::SubIOp::create(b, k.p.numBags, firstBag);
+  Value atLeastOne = arith::MaxUIOp::create(
+      b, planWorkChunks(b, k.p, k.shape).count, cst(b, 1));
   Value numChunks =
-      arith::MinUIOp::create(b, planWorkChunks(b, k.p, k.shape).count, bags);
+      arith::MinUIOp::create(b, nextPowerOfTwo(b, atLeastOne), bags);
   auto forall = scf::ForallOp::create(
       b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
       ArrayRef<OpFoldResult>{numChunks},

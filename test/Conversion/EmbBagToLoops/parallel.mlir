@@ -4,9 +4,9 @@
 // RUN: embbag-opt %s --embbag-to-llvm="target=avx2 parallel=1 omp-blocktime=-1" | FileCheck %s --check-prefix=RUNTIME-BLOCKTIME
 
 // With `parallel`, the bag loop is an scf.forall over chunks of consecutive
-// bags: as many as the bags' work has chunks of `batch-chunk` cache lines of
-// rows (16384 lines / 4 lines per row = 4096 indices and bags per chunk), at
-// most one per bag. Each chunk computes its bags with the loops of the
+// bags: the least power of two of chunks of at most `batch-chunk` cache
+// lines of rows (16384 lines / 4 lines per row = 4096 indices and bags per
+// chunk), at most one per bag. Each chunk computes its bags with the loops of the
 // sequential kernel into a slice of the shared output and inserts it with
 // tensor.parallel_insert_slice. --embbag-to-llvm="target=avx2 parallel=1"
 // makes it an OpenMP worksharing loop.
@@ -31,7 +31,14 @@
 // CHECK:         %[[ANY:.*]] = arith.cmpi ne, %[[NB]], %c0 : index
 // CHECK:         %[[CHUNKS:.*]] = arith.ceildivui %[[WORK]], %[[C4096]] : index
 // CHECK:         %[[SOME:.*]] = arith.select %[[ANY]], %[[CHUNKS]], %c0 : index
-// CHECK:         %[[N:.*]] = arith.minui %[[SOME]], %[[NB]] : index
+// CHECK:         %[[ONE:.*]] = arith.maxui %[[SOME]], %c1 : index
+// CHECK:         %[[BELOW:.*]] = arith.subi %[[ONE]], %c1 : index
+// CHECK:         %[[BELOW64:.*]] = arith.index_castui %[[BELOW]] : index to i64
+// CHECK:         %[[LZ:.*]] = math.ctlz %[[BELOW64]] : i64
+// CHECK:         %[[BITS:.*]] = arith.subi %c64_i64, %[[LZ]] : i64
+// CHECK:         %[[POW:.*]] = arith.shli %c1_i64, %[[BITS]] : i64
+// CHECK:         %[[POWI:.*]] = arith.index_castui %[[POW]] : i64 to index
+// CHECK:         %[[N:.*]] = arith.minui %[[POWI]], %[[NB]] : index
 // CHECK:         %[[R:.*]] = scf.forall (%[[C:.*]]) in (%[[N]]) shared_outs(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<?x64xf32>)
 // CHECK:           %[[A:.*]] = arith.muli %[[C]], %[[NB]] : index
 // CHECK:           %[[FIRST:.*]] = arith.divui %[[A]], %[[N]] : index
@@ -82,12 +89,20 @@ func.func @one_chunk(%t: tensor<1000x64xf32>, %i: tensor<2560xi32>, %o: tensor<1
   return %r : tensor<128x64xf32>
 }
 
-// Twice as much work as a chunk of 4096 indices and bags: two chunks.
+// Twice as much work as a chunk of 4096 indices and bags: two chunks; a
+// little more (8193 indices and bags): four, the next power of two.
 // CHECK-LABEL: func.func @two_chunks(
 // CHECK:         scf.forall (%{{.*}}) in (2)
 // OMP-LABEL: func.func @two_chunks(
 // OMP:           omp.parallel num_threads
 func.func @two_chunks(%t: tensor<1000x64xf32>, %i: tensor<8064xi32>, %o: tensor<128xi32>) -> tensor<128x64xf32> {
   %r = embbag.offsets sum %t[%i] offsets(%o) : (tensor<1000x64xf32>, tensor<8064xi32>, tensor<128xi32>) -> tensor<128x64xf32>
+  return %r : tensor<128x64xf32>
+}
+
+// CHECK-LABEL: func.func @four_chunks(
+// CHECK:         scf.forall (%{{.*}}) in (4)
+func.func @four_chunks(%t: tensor<1000x64xf32>, %i: tensor<8065xi32>, %o: tensor<128xi32>) -> tensor<128x64xf32> {
+  %r = embbag.offsets sum %t[%i] offsets(%o) : (tensor<1000x64xf32>, tensor<8065xi32>, tensor<128xi32>) -> tensor<128x64xf32>
   return %r : tensor<128x64xf32>
 }
