@@ -51,16 +51,18 @@ WorkChunks mlir::embbag::loops::planWorkChunks(ImplicitLocOpBuilder &b,
   return chunks;
 }
 
-/// The sequential loop over bags [first, end), bag `first` writing row 0 of
-/// `out`.
+/// The sequential loop over bags [first, end), bag b writing row
+/// b - `firstRow` of `out` (null `firstRow`: row b).
 static Value buildBagRange(ImplicitLocOpBuilder &b, const KernelContext &k,
-                           Value first, Value end, Value out,
+                           Value first, Value end, Value firstRow, Value out,
                            const RowBuilder &buildRow) {
   auto loop = scf::ForOp::create(
       b, first, end, cst(b, 1), ValueRange{out},
       [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
         ImplicitLocOpBuilder ib(loc, nested);
-        Value outRow = arith::SubIOp::create(ib, bag, first);
+        Value outRow =
+            firstRow ? arith::SubIOp::create(ib, bag, firstRow).getResult()
+                     : bag;
         scf::YieldOp::create(
             ib, buildRow(ib, bagRef(ib, k, bag, outRow), iterArgs[0]));
       });
@@ -122,7 +124,7 @@ static Value buildParallelBags(ImplicitLocOpBuilder &b, const KernelContext &k,
   SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
   Value slice =
       tensor::ExtractSliceOp::create(b, shared, offsets, sizes, strides);
-  Value rows = buildBagRange(b, k, first, end, slice, buildRow);
+  Value rows = buildBagRange(b, k, first, end, first, slice, buildRow);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, rows, shared, offsets, sizes,
                                         strides);
@@ -134,15 +136,8 @@ Value mlir::embbag::loops::buildBagLoop(ImplicitLocOpBuilder &b,
                                         const RowBuilder &buildRow) {
   if (k.shape.parallel)
     return buildParallelBags(b, k, init, buildRow);
-  auto bagLoop = scf::ForOp::create(
-      b, k.firstBag ? k.firstBag : cst(b, 0), k.p.numBags, cst(b, 1),
-      ValueRange{init},
-      [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
-        ImplicitLocOpBuilder ib(loc, nested);
-        scf::YieldOp::create(
-            ib, buildRow(ib, bagRef(ib, k, bag, bag), iterArgs[0]));
-      });
-  return bagLoop.getResult(0);
+  return buildBagRange(b, k, k.firstBag ? k.firstBag : cst(b, 0), k.p.numBags,
+                       /*firstRow=*/nullptr, init, buildRow);
 }
 
 /// Sets the prefetch of the first pass over a static row: the whole row, so
