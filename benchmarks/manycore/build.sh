@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds, on the build machine, what run.sh runs on the GPU machine's 16
-# Xeon cores (docs/Scaling.md): f32 offsets-sum kernels (batch 16384 x 64,
-# i32 indices) on the four tables of the scaling targets, compiled by
+# Xeon cores (benchmarks/README.md, "16 cores (issue 23)"): f32 offsets-sum
+# kernels (batch 16384 x 64, i32 indices) on the four tables of the scaling
+# targets, compiled by
 # embbag-aot for AVX-512 (--mcpu=x86-64-v4, target=avx512):
 #   par_chk  parallel=1, checks on (the default)
 #   par_unc  parallel=1, checks=0

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The many-core scaling run on the GPU machine's CPU (docs/Scaling.md). It
-# builds nothing: build.sh made benchmarks/manycore/out here. Prints the
+# The many-core scaling run on the GPU machine's CPU (benchmarks/README.md,
+# "16 cores (issue 23)"). It builds nothing: build.sh made
+# benchmarks/manycore/out here. Prints the
 # CPU and runs scale.py (1, 2, 4, 8 and 16 threads, each in its own
 # process); everything also goes to $OUT/manycore.txt when $OUT is set.
 #

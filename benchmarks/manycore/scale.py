@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Thread scaling of embbag's parallel kernels against PyTorch's CPU
 embedding_bag (FBGEMM's JIT kernels) and a hand-written AVX-512 loop, on the
-GPU machine's 16 cores (docs/Scaling.md). Runs where build.sh's libraries
-are (benchmarks/manycore/out); compiles nothing.
+GPU machine's 16 cores (benchmarks/README.md, "16 cores (issue 23)"). Runs
+where build.sh's libraries are (benchmarks/manycore/out); compiles nothing.
 
 Each thread count runs in its own process (`--threads T`): PyTorch at T
 threads (torch.set_num_threads), embbag's kernels and the hand loop on T
