@@ -54,6 +54,16 @@ namespace mlir::embbag::loops {
 using BagRanges = BagBounds::RangeFn;
 
 /// The normal form of a bag op.
+/// What the bag loop of a parallel kernel checks of each bag it reads
+/// (RuntimeChecks::inKernel): the bits it sets in the flag word, and the
+/// values it compares with.
+struct BagChecks {
+  int32_t offsetsBit = 0, indicesBit = 0; // 0: not checked
+  Value numIndices;                       // index: the length of the index list
+  Value numEmb; // index: the bound of the indices, with indicesBit
+  unsigned vectorBits = 256;
+};
+
 struct BagProblem {
   Operation *op = nullptr;
   Value table;        // tensor<num_emb x row x T>, T as the op has it; a
@@ -76,8 +86,11 @@ struct BagProblem {
   unsigned rowwiseBits = 0;
 
   // The flag word (memref<1xi32>) of the checks the bag loop makes on each
-  // bag it reads (RuntimeChecks::inKernel), or null.
+  // bag it reads (RuntimeChecks::inKernel), or null. With it, `ranges` are
+  // `uncheckedRanges` checked by `bagChecks` (checkedRanges).
   Value checkFlag;
+  BagRanges uncheckedRanges;
+  BagChecks bagChecks;
 
   bool isMean() const { return reduction == Reduction::mean; }
   // The element-wise maximum instead of the sum.
@@ -97,6 +110,13 @@ struct RuntimeChecks {
   // checked before the kernel.
   lowering::FlagWordChecks *inKernel = nullptr;
 };
+
+/// NormalForms.cpp: `ranges` checked by `checks` into the flag word `flag`
+/// (of `indices`): a bag that breaks the offsets' rule, or holds an index
+/// outside the table, is flagged and read as empty, so that a broken
+/// contract reads nothing out of bounds before the stop after the kernel.
+BagRanges checkedRanges(BagRanges ranges, const BagChecks &checks, Value flag,
+                        Value indices);
 
 /// Builds the normal form of `op` (after the table was flattened into
 /// `p.table`), emitting the runtime checks of its contract when

@@ -52,25 +52,12 @@ static bool isInParallelLoop(Operation *op) {
          op->getParentOfType<scf::ParallelOp>();
 }
 
-namespace {
-/// What a thread checks of each bag it reads, with the values the host
-/// computed once.
-struct BagChecks {
-  Value flag;
-  int32_t offsetsBit = 0, indicesBit = 0;
-  Value numIndices, indices, numEmb;
-  unsigned vectorBits;
-};
-} // namespace
-
-/// Bag `bag`'s range from `ranges`, checked: a range that breaks the
-/// offsets' rule, or one holding an index outside the table, is flagged and
-/// read as an empty bag, so that a broken contract reads nothing out of
-/// bounds before the stop after the kernel.
-static std::pair<Value, Value> getCheckedRange(OpBuilder &builder,
-                                               Location loc, Value bag,
+/// Bag `bag`'s range from `ranges`, checked by `c` into `flag`.
+static std::pair<Value, Value> getCheckedRange(OpBuilder &builder, Location loc,
+                                               Value bag,
                                                const BagRanges &ranges,
-                                               const BagChecks &c) {
+                                               const BagChecks &c, Value flag,
+                                               Value indices) {
   ImplicitLocOpBuilder b(loc, builder);
   auto [start, end] = ranges(b, loc, bag);
   if (c.offsetsBit) {
@@ -80,18 +67,27 @@ static std::pair<Value, Value> getCheckedRange(OpBuilder &builder,
     Value ok = arith::AndIOp::create(
         b, arith::AndIOp::create(b, le(cst(b, 0), start), le(start, end)),
         le(end, c.numIndices));
-    flagUnless(b, c.flag, ok, c.offsetsBit);
+    flagUnless(b, flag, ok, c.offsetsBit);
     start = arith::SelectOp::create(b, ok, start, cst(b, 0));
     end = arith::SelectOp::create(b, ok, end, cst(b, 0));
   }
   if (c.indicesBit) {
     // The bag's indices, a vector at a time: they are read again at once
     // by the passes over the bag, from the cache.
-    Value ok = allBelow(b, c.indices, start, end, c.numEmb, c.vectorBits);
-    flagUnless(b, c.flag, ok, c.indicesBit);
+    Value ok = allBelow(b, indices, start, end, c.numEmb, c.vectorBits);
+    flagUnless(b, flag, ok, c.indicesBit);
     end = arith::SelectOp::create(b, ok, end, start);
   }
   return {start, end};
+}
+
+BagRanges mlir::embbag::loops::checkedRanges(BagRanges ranges,
+                                             const BagChecks &checks,
+                                             Value flag, Value indices) {
+  return
+      [ranges, checks, flag, indices](OpBuilder &b, Location loc, Value bag) {
+        return getCheckedRange(b, loc, bag, ranges, checks, flag, indices);
+      };
 }
 
 /// Checks `op`'s contract with `checks.inKernel`: the scalars and shapes
@@ -103,19 +99,17 @@ static void checkInKernel(ImplicitLocOpBuilder &b, BagOpInterface op,
   (void)eval.evaluate(contract::getContract(op));
   if (!eval.hasKernelClauses())
     return;
-  BagChecks c;
+  BagChecks &c = p.bagChecks;
   c.offsetsBit = eval.getBit(contract::Rule::OffsetsInIndices);
   c.indicesBit = eval.getBit(contract::Rule::IndicesInTable);
   c.numIndices = numIndices;
-  c.indices = p.indices;
   if (const contract::Clause *clause =
           eval.getKernelClause(contract::Rule::IndicesInTable))
     c.numEmb = eval.buildBound(*clause);
   c.vectorBits = checks.vectorBits;
-  c.flag = p.checkFlag = allocateFlag(b, op);
-  p.ranges = [ranges = p.ranges, c](OpBuilder &b, Location loc, Value bag) {
-    return getCheckedRange(b, loc, bag, ranges, c);
-  };
+  p.checkFlag = allocateFlag(b, op);
+  p.uncheckedRanges = p.ranges;
+  p.ranges = checkedRanges(p.ranges, c, p.checkFlag, p.indices);
 }
 
 LogicalResult mlir::embbag::loops::normalizeBags(ImplicitLocOpBuilder &b,

@@ -58,8 +58,7 @@ using namespace mlir::embbag::loops;
 // the versions' code depends on: a new field must be added there (or ops
 // that differ in it would share one kernel), then these sizes updated.
 static_assert(sizeof(KernelShape) == 176, "add the new field to versionKey");
-// (BagProblem::checkFlag is not in the key: such kernels are never shared.)
-static_assert(sizeof(BagProblem) == 120, "add the new field to versionKey");
+static_assert(sizeof(BagProblem) == 184, "add the new field to versionKey");
 static_assert(sizeof(TargetModel) == 112, "add the new field to versionKey");
 
 //===----------------------------------------------------------------------===//
@@ -77,14 +76,19 @@ static Type dynamicType(Value v) {
 }
 
 /// The op's values the kernel reads, in the order of the shared functions'
-/// arguments: table, indices, [weights], [default], [padding], num_bags,
-/// bounds. (The versions take the block's columns and the result after
-/// them, the dispatcher the result.)
+/// arguments: table, indices, [weights], [default], [padding], [the check
+/// flag word, num_emb], num_bags, bounds. (The versions take the block's
+/// columns and the result after them, the dispatcher the result.)
 static SmallVector<Value> kernelOperands(const BagProblem &p, Value bounds) {
   SmallVector<Value> operands{p.table, p.indices};
   for (Value optional : {p.weights, p.defaultIndex, p.paddingIdx})
     if (optional)
       operands.push_back(optional);
+  if (p.checkFlag) {
+    operands.push_back(p.checkFlag);
+    if (p.bagChecks.indicesBit)
+      operands.push_back(p.bagChecks.numEmb);
+  }
   llvm::append_values(operands, p.numBags, bounds);
   return operands;
 }
@@ -102,7 +106,9 @@ static std::string versionKey(const BagProblem &p, const KernelShape &shape) {
      << " masks=" << shape.maskRegisters
      << " prefetch=" << shape.prefetchDistance << "/" << shape.prefetchLocality
      << " unroll=" << shape.unroll << " parallel=" << shape.parallel << "/"
-     << shape.chunkLines;
+     << shape.chunkLines << " checks=" << bool(p.checkFlag) << "/"
+     << p.bagChecks.offsetsBit << "/" << p.bagChecks.indicesBit << "/"
+     << p.bagChecks.vectorBits;
   // The prefetch decisions taken at run time read the cache model.
   const TargetModel &target = shape.target;
   const PrefetchPolicy &policy = target.prefetch;
@@ -121,8 +127,9 @@ static std::string versionKey(const BagProblem &p, const KernelShape &shape) {
 
 /// The normal form of a shared function whose first arguments are
 /// `kernelOperands`: `problem`'s flags, its values those arguments, each
-/// bag's range read from the bounds.
-static BagProblem mapProblem(const BagProblem &problem, ValueRange args) {
+/// bag's range read from the bounds, and checked as `problem`'s are.
+static BagProblem mapProblem(ImplicitLocOpBuilder &b, const BagProblem &problem,
+                             ValueRange args) {
   BagProblem p = problem;
   unsigned next = 0;
   p.table = args[next++];
@@ -130,6 +137,12 @@ static BagProblem mapProblem(const BagProblem &problem, ValueRange args) {
   p.weights = problem.weights ? args[next++] : Value();
   p.defaultIndex = problem.defaultIndex ? args[next++] : Value();
   p.paddingIdx = problem.paddingIdx ? args[next++] : Value();
+  if (problem.checkFlag) {
+    p.checkFlag = args[next++];
+    if (p.bagChecks.indicesBit)
+      p.bagChecks.numEmb = args[next++];
+    p.bagChecks.numIndices = dim(b, p.indices, 0);
+  }
   p.numBags = args[next++];
   Value bounds = args[next];
   p.ranges = [bounds](OpBuilder &b, Location loc, Value bag) {
@@ -139,6 +152,10 @@ static BagProblem mapProblem(const BagProblem &problem, ValueRange args) {
     };
     return std::make_pair(column(0), column(1));
   };
+  if (p.checkFlag) {
+    p.uncheckedRanges = p.ranges;
+    p.ranges = checkedRanges(p.ranges, p.bagChecks, p.checkFlag, p.indices);
+  }
   return p;
 }
 
@@ -281,7 +298,7 @@ static func::FuncOp buildVersion(SymbolTable &symbols, Location loc,
   OpBuilder builder = OpBuilder::atBlockBegin(&func.front());
   ImplicitLocOpBuilder b(loc, builder);
   ValueRange args = func.getArguments();
-  BagProblem p = mapProblem(problem, args);
+  BagProblem p = mapProblem(b, problem, args);
   Value firstBag = args[args.size() - 4];
   Value col = args[args.size() - 3], end = args[args.size() - 2];
   Value row, outColumn;
@@ -448,14 +465,15 @@ static func::FuncOp buildDispatcher(SymbolTable &symbols, Location loc,
   SmallVector<Value> operands;
   for (auto [arg, type] :
        llvm::zip_equal(func.getArguments().drop_back(), operandTypes)) {
-    if (!isa<MemRefType>(arg.getType())) {
+    // (The check flag word is a buffer in the op's function too.)
+    if (!isa<RankedTensorType>(type)) {
       operands.push_back(arg);
       continue;
     }
     operands.push_back(bufferization::ToTensorOp::create(
         b, type, withUnitInnerStride(b, arg), /*restrict=*/b.getUnitAttr()));
   }
-  BagProblem p = mapProblem(k.p, operands);
+  BagProblem p = mapProblem(b, k.p, operands);
   KernelContext dk(p, k.shape);
   Value result = dispatchBlocks(b, dk, rowLength(b, dk), operands,
                                 func.getArguments().back(), set);
@@ -534,7 +552,9 @@ static Value computeBounds(ImplicitLocOpBuilder &b, const BagProblem &p) {
       b, cst(b, 0), p.numBags, cst(b, 1), ValueRange{bounds},
       [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
         ImplicitLocOpBuilder lb(loc, nested);
-        auto [start, end] = p.ranges(lb, lb.getLoc(), bag);
+        // A checked kernel's versions check the bags as they read them.
+        auto [start, end] =
+            (p.checkFlag ? p.uncheckedRanges : p.ranges)(lb, lb.getLoc(), bag);
         Value t = tensor::InsertOp::create(lb, start, iterArgs[0],
                                            ValueRange{bag, cst(lb, 0)});
         t = tensor::InsertOp::create(lb, end, t, ValueRange{bag, cst(lb, 1)});
@@ -553,11 +573,9 @@ static Value castTensor(ImplicitLocOpBuilder &b, Value v, Type type) {
 FailureOr<Value> SharedKernels::call(ImplicitLocOpBuilder &b,
                                      const KernelContext &k) {
   const BagProblem &p = k.p;
-  // A kernel that checks its bags flags them in its own bag loop, which a
-  // shared version, reading its bounds from a table, does not do.
   if (SymbolTable::getNearestSymbolTable(p.op->getParentOp()) !=
           symbols.getOp() ||
-      mayGoIntoSlice(p.op->getResult(0)) || p.checkFlag)
+      mayGoIntoSlice(p.op->getResult(0)))
     return failure();
   SmallVector<Value> operands = kernelOperands(p, computeBounds(b, p));
   SmallVector<Type> types = llvm::map_to_vector(operands, dynamicType);
