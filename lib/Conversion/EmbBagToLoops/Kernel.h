@@ -53,7 +53,6 @@ namespace mlir::embbag::loops {
 /// (BagOpInterface's bounds).
 using BagRanges = BagBounds::RangeFn;
 
-/// The normal form of a bag op.
 /// What the bag loop of a parallel kernel checks of each bag it reads
 /// (RuntimeChecks::inKernel): the bits it sets in the flag word, and the
 /// values it compares with.
@@ -64,6 +63,7 @@ struct BagChecks {
   unsigned vectorBits = 256;
 };
 
+/// The normal form of a bag op.
 struct BagProblem {
   Operation *op = nullptr;
   Value table;        // tensor<num_emb x row x T>, T as the op has it; a
@@ -91,6 +91,11 @@ struct BagProblem {
   Value checkFlag;
   BagRanges uncheckedRanges;
   BagChecks bagChecks;
+
+  // The bags' ranges as the op has them, before any check.
+  const BagRanges &getUncheckedRanges() const {
+    return checkFlag ? uncheckedRanges : ranges;
+  }
 
   bool isMean() const { return reduction == Reduction::mean; }
   // The element-wise maximum instead of the sum.

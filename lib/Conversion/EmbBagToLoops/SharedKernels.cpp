@@ -553,8 +553,7 @@ static Value computeBounds(ImplicitLocOpBuilder &b, const BagProblem &p) {
       [&](OpBuilder &nested, Location loc, Value bag, ValueRange iterArgs) {
         ImplicitLocOpBuilder lb(loc, nested);
         // A checked kernel's versions check the bags as they read them.
-        auto [start, end] =
-            (p.checkFlag ? p.uncheckedRanges : p.ranges)(lb, lb.getLoc(), bag);
+        auto [start, end] = p.getUncheckedRanges()(lb, lb.getLoc(), bag);
         Value t = tensor::InsertOp::create(lb, start, iterArgs[0],
                                            ValueRange{bag, cst(lb, 0)});
         t = tensor::InsertOp::create(lb, end, t, ValueRange{bag, cst(lb, 1)});

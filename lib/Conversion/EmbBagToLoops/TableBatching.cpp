@@ -57,10 +57,8 @@ namespace {
 struct BatchedOp {
   PreparedBagOp prepared;
   std::unique_ptr<KernelContext> k;
-  BagRanges starts; // the bags' ranges as the op has them, unchecked
-  Value numChunks;  // index
-  Value budget;     // indices + bags per chunk (index)
-  Value init;       // the empty [num_bags, row] result
+  WorkChunks chunks; // their budget and count
+  Value init;        // the empty [num_bags, row] result
 };
 } // namespace
 
@@ -71,7 +69,7 @@ struct BatchedOp {
 /// The bag's key: its start (clamped to the index list) plus the bags
 /// before it, the work done up to it.
 static Value bagKey(ImplicitLocOpBuilder &b, const BatchedOp &op, Value bag) {
-  Value start = op.starts(b, b.getLoc(), bag).first;
+  Value start = op.prepared.p.getUncheckedRanges()(b, b.getLoc(), bag).first;
   Value numIndices = dim(b, op.prepared.p.indices, 0);
   start = arith::MinSIOp::create(b, arith::MaxSIOp::create(b, start, cst(b, 0)),
                                  numIndices);
@@ -95,15 +93,16 @@ static Value mapChunks(ImplicitLocOpBuilder &b, const BatchedOp &op,
                        int64_t opIndex, Value base, Value map) {
   Value numBags = op.prepared.p.numBags;
   auto loop = scf::ForOp::create(
-      b, cst(b, 0), op.numChunks, cst(b, 1), ValueRange{map, cst(b, 0)},
+      b, cst(b, 0), op.chunks.count, cst(b, 1), ValueRange{map, cst(b, 0)},
       [&](OpBuilder &nested, Location loc, Value c, ValueRange iterArgs) {
         ImplicitLocOpBuilder lb(loc, nested);
         Value first = iterArgs[1];
         Value next = arith::AddIOp::create(lb, c, cst(lb, 1));
         Value last = arith::CmpIOp::create(lb, arith::CmpIPredicate::eq, next,
-                                           op.numChunks);
+                                           op.chunks.count);
         Value found = findFirstBag(
-            lb, op, arith::MulIOp::create(lb, next, op.budget).getResult());
+            lb, op,
+            arith::MulIOp::create(lb, next, op.chunks.budget).getResult());
         Value end = arith::SelectOp::create(
             lb, last, numBags, arith::MaxUIOp::create(lb, found, first));
         Value row = arith::AddIOp::create(lb, base, c);
@@ -124,7 +123,7 @@ static Value buildChunkMap(ImplicitLocOpBuilder &b, ArrayRef<BatchedOp> ops,
   numChunks = cst(b, 0);
   for (const BatchedOp &op : ops) {
     bases.push_back(numChunks);
-    numChunks = arith::AddIOp::create(b, numChunks, op.numChunks);
+    numChunks = arith::AddIOp::create(b, numChunks, op.chunks.count);
   }
   Value map = tensor::EmptyOp::create(
       b, ArrayRef<OpFoldResult>{numChunks, b.getIndexAttr(3)},
@@ -206,11 +205,8 @@ static void buildChunk(ImplicitLocOpBuilder &b, scf::ForallOp forall,
 /// their chunks.
 static ValueRange buildBatchedKernel(ImplicitLocOpBuilder &b,
                                      MutableArrayRef<BatchedOp> ops) {
-  for (BatchedOp &op : ops) {
-    WorkChunks chunks = planWorkChunks(b, op.prepared.p, op.prepared.shape);
-    op.budget = chunks.budget;
-    op.numChunks = chunks.count;
-  }
+  for (BatchedOp &op : ops)
+    op.chunks = planWorkChunks(b, op.prepared.p, op.prepared.shape);
   Value numChunks;
   Value map = buildChunkMap(b, ops, numChunks);
   SmallVector<Value> inits =
@@ -248,13 +244,6 @@ static LogicalResult lowerGroup(ArrayRef<BagOpInterface> group,
     // Each chunk runs a sequential bag loop: the chunks are the threads'.
     batched.prepared.shape.parallel = false;
     const BagProblem &p = batched.prepared.p;
-    batched.starts = p.ranges;
-    if (p.checkFlag) {
-      FailureOr<BagBounds> bounds = op.getBagBounds(b, b.getLoc());
-      if (failed(bounds))
-        return op->emitOpError("has no contiguous bags to lower");
-      batched.starts = bounds->getRangeFn();
-    }
     batched.k = std::make_unique<KernelContext>(p, batched.prepared.shape);
     KernelContext &k = *batched.k;
     k.row = p.rowwiseBits ? planQuantizedRow(b, k) : dim(b, p.table, 1);
