@@ -17,7 +17,11 @@ median and the fastest call in ms, and the ratios per-op / batched (above
 1: batching is faster).
 
     /usr/bin/python3 benchmarks/batch_bench.py [--rounds 40] [--batches 64,512,4096]
-        [--chunks 512,2048,8192,32768] [--checks abort|off]
+        [--chunks 512,2048,8192,32768] [--checks abort|off] [--baseline-aot AOT]
+
+--baseline-aot adds the batched variants compiled by another embbag-aot
+(an older build, "batched G base"), timed in the same rounds: an A/B test
+of a change to the batched kernel.
 
 Needs build/bin/embbag-aot (BUILD_DIR), numpy, torch (for the importer's
 runner), about 250 MB of memory.
@@ -110,16 +114,20 @@ def bench_batch(a, aot, work, omp, tables, batch):
     text = module_text(tables, batch)
     inputs = [x for t in tables for x in t]
     outs = [np.zeros((batch, t[0].shape[1]), np.float32) for t in tables]
-    variants = [("serial", "parallel=0"), ("per-op", "parallel=1")]
-    variants += [("batched %s" % g, "parallel=1 batch-tables=1 batch-chunk=%s"
-                  % g) for g in a.chunks.split(",")]
+    variants = [("serial", "parallel=0", aot), ("per-op", "parallel=1", aot)]
+    for g in a.chunks.split(","):
+        options = "parallel=1 batch-tables=1 batch-chunk=%s" % g
+        variants.append(("batched %s" % g, options, aot))
+        if a.baseline_aot:
+            variants.append(("batched %s base" % g, options, a.baseline_aot))
     compiled, results = [], {}
-    for name, options in variants:
+    for name, options, variant_aot in variants:
         sys.stderr.write("batch %d: compiling %s (%s)\n" % (batch, name,
                                                             options))
         d = os.path.join(work, "%d_%s" % (batch, name.replace(" ", "_")))
         os.makedirs(d)
-        lib = runner.compile_forward(text, d, embbag_aot=aot, checks=a.checks,
+        lib = runner.compile_forward(text, d, embbag_aot=variant_aot,
+                                     checks=a.checks,
                                      pipeline_options=options)
         c = Compiled(name, lib, inputs + outs)
         c()
@@ -157,6 +165,7 @@ def main():
     p.add_argument("--chunks", default="512,2048,8192,32768")
     p.add_argument("--checks", default="abort", choices=("abort", "off"))
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--baseline-aot", help="another embbag-aot, for A/B rows")
     a = p.parse_args()
     build = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
     aot = os.path.join(build, "bin", "embbag-aot")

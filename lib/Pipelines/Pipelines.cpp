@@ -23,7 +23,9 @@
 //                                      bag loop
 //   embbag-zero-fill-to-memset         zero fills of whole buffers
 //   convert-linalg-to-loops            what bufferization left as linalg
-//   [parallel: scf-forall-to-parallel, convert-scf-to-openmp,
+//   [parallel: convert-embbag-work-chunks-to-openmp (the bag loops,
+//              guided schedule), scf-forall-to-parallel,
+//              convert-scf-to-openmp,
 //              embbag-inline-parallel-alloca-scopes,
 //              embbag-limit-omp-threads, embbag-set-omp-blocktime]
 //   [status: embbag-checks-to-status   checks return a status instead]
@@ -145,8 +147,12 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
   pm.addNestedPass<func::FuncOp>(createEmbBagZeroFillToMemset());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.parallel) {
-    // The bag loop is an scf.forall on buffers by now: one OpenMP worksharing
-    // loop over the bags (static schedule, contiguous blocks of bags).
+    // The bag loops are scf.foralls on buffers by now: OpenMP worksharing
+    // loops over chunks of bags, with a guided schedule (the chunks cost
+    // unevenly); any other loop gets upstream's static one.
+    ConvertEmbBagWorkChunksToOpenMPOptions workChunks;
+    options.copyTo(workChunks);
+    pm.addPass(createConvertEmbBagWorkChunksToOpenMP(workChunks));
     pm.addPass(createForallToParallelLoopPass());
     pm.addPass(createConvertSCFToOpenMPPass());
     // scf-to-openmp wraps the loop body in a memref.alloca_scope, which must

@@ -8,6 +8,7 @@
 #include "embbag/Conversion/EmbBagToGPU/EmbBagToGPU.h"
 #include "embbag/Conversion/EmbBagToLinalg/EmbBagToLinalg.h"
 #include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
+#include "embbag/Conversion/EmbBagWorkChunksToOpenMP/EmbBagWorkChunksToOpenMP.h"
 
 namespace mlir::embbag {
 

@@ -79,15 +79,17 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
     "Training kernels").
 
     With `parallel` each op's bag loop is an `scf.forall` over chunks of
-    consecutive bags, the least power of two of chunks of at most
+    consecutive bags, the greatest power of two of chunks of at least
     `batch-chunk` cache lines of rows, at most one per bag; each chunk runs
-    the sequential loop over its bags. A small op is one chunk, a loop the canonicalizer
-    folds away when its shape is static (docs/Kernel.md, "Multithreading").
+    the sequential loop over its bags. A small op is one chunk, a loop the
+    canonicalizer folds away when its shape is static. The loop is marked
+    `embbag.work_chunks`, for `convert-embbag-work-chunks-to-openmp`
+    (docs/Kernel.md, "Multithreading").
 
     With `batch-tables` (and `parallel`) the independent ops of a block
     become one kernel: one `scf.forall` over chunks of about `batch-chunk`
-    cache lines of work taken from all their indices, each chunk running
-    its op's kernel on the bags that start in it (docs/Batching.md).
+    cache lines of the work of all of them, each chunk running the kernel
+    of every op with bags in it on those bags (docs/Batching.md).
 
     Only the embbag ops are rewritten: the code around them is not folded,
     erased or moved (the shared functions are added to the module). The
@@ -176,14 +178,14 @@ def ConvertEmbBagToLoops : Pass<"convert-embbag-to-loops"> {
            "With parallel: lower the independent embbag.packed, "
            "embbag.offsets and embbag.segments ops of a block (two or more, "
            "none reading another's result before the last of them) as one "
-           "scf.forall over chunks of all their indices, each chunk running "
-           "its op's kernel on the bags that start in it "
+           "scf.forall over chunks of the work of all of them, each chunk "
+           "running the kernel of every op with bags in it on those bags "
            "(docs/Batching.md)">,
     Option<"batchChunk", "batch-chunk", "unsigned", /*default=*/"16384",
-           "With parallel: the work of one chunk of the parallel loop, in "
-           "cache lines of table rows (an index or a bag of an op whose row "
-           "spans L cache lines counts L), at least 1; the OpenMP team has "
-           "a thread per chunk at most">,
+           "With parallel: the least work of one chunk of the parallel "
+           "loop, in cache lines of table rows (an index or a bag of an op "
+           "whose row spans L cache lines counts L), at least 1; the OpenMP "
+           "team has a thread per chunk at most">,
   ];
 }
 
@@ -412,6 +414,82 @@ def ConvertEmbBagAssertToLLVM : Pass<"convert-embbag-assert-to-llvm",
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::cf::ControlFlowDialect"];
 }
+
+def ConvertEmbBagWorkChunksToOpenMP
+    : Pass<"convert-embbag-work-chunks-to-openmp", "::mlir::ModuleOp"> {
+  let summary = "Lower the kernels' parallel loops over chunks of work to "
+                "OpenMP worksharing loops with a balancing schedule";
+  let description = [{
+    Lowers each `scf.forall` marked `embbag.work_chunks` (the parallel loop
+    over chunks of work that `--convert-embbag-to-loops="parallel=1"` makes
+    of an op's bags, or of a batch of ops with `batch-tables`) to an
+    `omp.parallel` holding one `omp.wsloop` with the schedule
+    `omp-schedule` (default `guided`), its body in a `memref.alloca_scope` as
+    `convert-scf-to-openmp` makes it. The loop must be on buffers (no
+    shared outputs): run it after bufferization and before
+    `scf-forall-to-parallel`, which would take the loop to upstream's static
+    schedule. `--embbag-to-llvm="parallel=1"` does. Unmarked loops are left
+    to `scf-forall-to-parallel` and `convert-scf-to-openmp`, with their
+    static schedule.
+
+    Why not static: the chunks are of equal estimated work, but their cost
+    is not (a chunk of rows from a table in the cache takes a third of the
+    time of one from DRAM), and a woken worker starts its first chunk late
+    (about 0.1 ms on the 2-core VM). A static schedule makes every thread
+    wait for the slowest block. With `guided`, the threads take blocks of
+    chunks that shrink as the loop runs out, in order: the calling thread
+    works while the others wake, each block is still consecutive chunks,
+    and there are a few dispatches per thread, not one per chunk. On the
+    26-table forward of `benchmarks/batch_bench.py` (2 threads) it ran
+    batches of 512 and 4096 bags 6-16% faster than the static schedule
+    (benchmarks/README.md, "Table batching").
+
+    Example:
+
+    ```mlir
+    scf.forall (%c) in (%n) {
+      ...                                  // chunk %c's bags
+    } {embbag.work_chunks}
+    ```
+
+    becomes
+
+    ```mlir
+    omp.parallel {
+      omp.wsloop schedule(guided) {
+        omp.loop_nest (%c) : index = (%c0) to (%n) step (%c1) {
+          memref.alloca_scope {
+            ...
+          }
+          omp.yield
+        }
+      }
+      omp.terminator
+    }
+    ```
+
+    and `embbag-limit-omp-threads` then gives the region its team size.
+  }];
+  let options = [
+    Option<"ompSchedule", "omp-schedule", "::mlir::omp::ClauseScheduleKind",
+           /*default=*/"::mlir::omp::ClauseScheduleKind::Guided",
+           "The OpenMP schedule of the loops over chunks",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::omp::ClauseScheduleKind::Guided, "guided",
+                        "blocks of chunks that shrink as the loop runs out "
+                        "(default)"),
+             clEnumValN(::mlir::omp::ClauseScheduleKind::Dynamic, "dynamic",
+                        "one chunk at a time"),
+             clEnumValN(::mlir::omp::ClauseScheduleKind::Static, "static",
+                        "one block of chunks per thread, fixed in advance"))}]>
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::omp::OpenMPDialect"];
+}
+
+// What `embbag-to-llvm` forwards to convert-embbag-work-chunks-to-openmp.
+def EmbBagWorkChunksForwardedOptions
+    : PassOptionSubset<ConvertEmbBagWorkChunksToOpenMP, ["omp-schedule"]>;
 
 def EmbBagChecksToStatus : Pass<"embbag-checks-to-status",
                                 "::mlir::ModuleOp"> {

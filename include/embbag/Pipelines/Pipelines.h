@@ -5,6 +5,7 @@
 
 #include "embbag/Conversion/EmbBagToGPU/EmbBagToGPU.h"
 #include "embbag/Conversion/EmbBagToLoops/EmbBagToLoops.h"
+#include "embbag/Conversion/EmbBagWorkChunksToOpenMP/EmbBagWorkChunksToOpenMP.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -19,6 +20,7 @@ namespace embbag {
 
 #define GEN_PASS_PIPELINE_OPTIONS_CONVERTEMBBAGTOLOOPS
 #define GEN_PASS_PIPELINE_OPTIONS_EMBBAGTOGPUFORWARDEDOPTIONS
+#define GEN_PASS_PIPELINE_OPTIONS_EMBBAGWORKCHUNKSFORWARDEDOPTIONS
 #include "embbag/Conversion/PassOptions.h.inc"
 
 /// Options of both lowering pipelines: what a broken runtime contract does.
@@ -42,11 +44,13 @@ enum class LoweringPath { Loops, Linalg, GPULoops };
 
 /// Options of `--embbag-to-llvm`: every option of convert-embbag-to-loops,
 /// declared in Passes.td and forwarded to it as one struct
-/// (getConvertEmbBagToLoopsOptions), ContractReportOptions and the
+/// (getConvertEmbBagToLoopsOptions), `omp-schedule` of
+/// convert-embbag-work-chunks-to-openmp, ContractReportOptions and the
 /// pipeline's own below. `checks` and `parallel` also steer the rest of the
 /// pipeline.
 struct EmbBagToLLVMOptions : public PassPipelineOptions<EmbBagToLLVMOptions>,
                              public ConvertEmbBagToLoopsPipelineOptions,
+                             public EmbBagWorkChunksForwardedOptions,
                              public ContractReportOptions {
   PassOptions::Option<LoweringPath> path{
       *this, "path", llvm::cl::desc("Which lowering of the embbag ops to use"),

@@ -43,6 +43,10 @@
 #include <functional>
 #include <memory>
 
+namespace mlir::scf {
+class ForallOp;
+} // namespace mlir::scf
+
 namespace mlir::embbag::loops {
 
 //===----------------------------------------------------------------------===//
@@ -262,16 +266,33 @@ Value buildChunk(ImplicitLocOpBuilder &b, const KernelContext &k,
 using RowBuilder =
     std::function<Value(ImplicitLocOpBuilder &b, const BagRef &bag, Value out)>;
 
-/// Chunks of work of about `shape.chunkLines` cache lines of table rows each,
-/// an index or a bag counting its row's lines: `budget` indices and bags per
-/// chunk, and the `count` of chunks of all of `p`'s (0 without bags).
+/// Chunks of work of at least `shape.chunkLines` cache lines of table rows
+/// each, an index or a bag counting its row's lines: `budget` indices and
+/// bags per chunk, and the `count` of whole chunks in `p`'s work (0 without
+/// bags). `rowLines` is that weight (at least 1), `lines` the whole work in
+/// lines (0 without bags).
 struct WorkChunks {
   Value budget, count; // index
+  Value rowLines, lines;
 };
 
 /// RowPlan.cpp: `p`'s chunks of work (the parallel loops' iterations).
 WorkChunks planWorkChunks(ImplicitLocOpBuilder &b, const BagProblem &p,
                           const KernelShape &shape);
+
+/// RowPlan.cpp: an scf.forall over `numChunks` chunks of work with shared
+/// outputs `inits`, marked `embbag.work_chunks`: its chunks cost unevenly
+/// (rows from different caches, bags of different lengths), so
+/// --convert-embbag-work-chunks-to-openmp gives it a balancing schedule.
+scf::ForallOp createChunkLoop(ImplicitLocOpBuilder &b, Value numChunks,
+                              ValueRange inits);
+
+/// RowPlan.cpp: the number of chunks of a parallel loop whose work holds
+/// `wanted` whole chunks (index): the greatest power of two at most
+/// max(wanted, 1), so that a team of 2, 4, 8 or 16 threads gets as many
+/// chunks per thread and a thread is woken for at least a chunk's work;
+/// and at most `limit`.
+Value roundChunkCount(ImplicitLocOpBuilder &b, Value wanted, Value limit);
 
 /// RowPlan.cpp: the loop over all bags, each bag's row built by `buildRow`,
 /// into `init` ([num_bags, row]): sequential, or with `parallel` an

@@ -10,6 +10,7 @@
 #include "Kernel.h"
 
 #include "embbag/Conversion/EmbBagCommon/LoweringUtils.h"
+#include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -39,6 +40,7 @@ WorkChunks mlir::embbag::loops::planWorkChunks(ImplicitLocOpBuilder &b,
   Value lines = arith::MaxUIOp::create(
       b, arith::CeilDivUIOp::create(b, rowBits, cst(b, lineBits)), cst(b, 1));
   WorkChunks chunks;
+  chunks.rowLines = lines;
   chunks.budget = arith::MaxUIOp::create(
       b, arith::DivUIOp::create(b, cst(b, shape.chunkLines), lines), cst(b, 1));
   Value work =
@@ -46,8 +48,9 @@ WorkChunks mlir::embbag::loops::planWorkChunks(ImplicitLocOpBuilder &b,
   Value hasBags =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ne, p.numBags, cst(b, 0));
   chunks.count = arith::SelectOp::create(
-      b, hasBags, arith::CeilDivUIOp::create(b, work, chunks.budget),
-      cst(b, 0));
+      b, hasBags, arith::DivUIOp::create(b, work, chunks.budget), cst(b, 0));
+  chunks.lines = arith::SelectOp::create(
+      b, hasBags, arith::MulIOp::create(b, work, lines), cst(b, 0));
   return chunks;
 }
 
@@ -69,41 +72,48 @@ static Value buildBagRange(ImplicitLocOpBuilder &b, const KernelContext &k,
   return loop.getResult(0);
 }
 
-/// The least power of two at least `x` (index, at least 1).
-static Value nextPowerOfTwo(ImplicitLocOpBuilder &b, Value x) {
+scf::ForallOp mlir::embbag::loops::createChunkLoop(ImplicitLocOpBuilder &b,
+                                                  Value numChunks,
+                                                  ValueRange inits) {
+  auto forall = scf::ForallOp::create(
+      b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{numChunks},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, inits,
+      /*mapping=*/std::nullopt);
+  embbag::EmbBagDialect::WorkChunksAttrHelper(b.getContext())
+      .setAttr(forall, b.getUnitAttr());
+  return forall;
+}
+
+Value mlir::embbag::loops::roundChunkCount(ImplicitLocOpBuilder &b,
+                                           Value wanted, Value limit) {
   Type i64 = b.getI64Type();
-  Value below = arith::IndexCastUIOp::create(
-      b, i64, arith::SubIOp::create(b, x, cst(b, 1)));
+  Value atLeastOne = arith::IndexCastUIOp::create(
+      b, i64, arith::MaxUIOp::create(b, wanted, cst(b, 1)));
   Value bits =
-      arith::SubIOp::create(b, arith::ConstantIntOp::create(b, i64, 64),
-                            math::CountLeadingZerosOp::create(b, below));
+      arith::SubIOp::create(b, arith::ConstantIntOp::create(b, i64, 63),
+                            math::CountLeadingZerosOp::create(b, atLeastOne));
   Value power =
       arith::ShLIOp::create(b, arith::ConstantIntOp::create(b, i64, 1), bits);
-  return arith::IndexCastUIOp::create(b, b.getIndexType(), power);
+  return arith::MinUIOp::create(
+      b, arith::IndexCastUIOp::create(b, b.getIndexType(), power), limit);
 }
 
 /// The bag loop as an scf.forall over chunks of consecutive bags: the
-/// least power of two of chunks of at most `k.shape.chunkLines` cache lines
-/// of work each, at most one per bag. Each iteration computes its bags into
+/// greatest power of two of chunks of at least `k.shape.chunkLines` cache
+/// lines of work each, at most one per bag. Each iteration computes its bags into
 /// a slice of the result's rows with the sequential loop and inserts it in
 /// parallel. So the loop's trip count follows the work, and
 /// embbag-limit-omp-threads sizes the team by it: a call of one chunk of
-/// work runs on one thread. A power of two, so that a team of 2, 4, 8 or 16
-/// threads gets as many chunks, of as many bags, per thread (260 chunks on
-/// 16 threads would give some threads 17 and others 16).
+/// work runs on one thread. A power of two (roundChunkCount): 260 chunks on
+/// 16 threads would give some threads 17 and others 16.
 static Value buildParallelBags(ImplicitLocOpBuilder &b, const KernelContext &k,
                                Value init, const RowBuilder &buildRow) {
   Value firstBag = k.firstBag ? k.firstBag : cst(b, 0);
   Value bags = arith::SubIOp::create(b, k.p.numBags, firstBag);
-  Value atLeastOne = arith::MaxUIOp::create(
-      b, planWorkChunks(b, k.p, k.shape).count, cst(b, 1));
   Value numChunks =
-      arith::MinUIOp::create(b, nextPowerOfTwo(b, atLeastOne), bags);
-  auto forall = scf::ForallOp::create(
-      b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{numChunks},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ValueRange{init},
-      /*mapping=*/std::nullopt);
+      roundChunkCount(b, planWorkChunks(b, k.p, k.shape).count, bags);
+  scf::ForallOp forall = createChunkLoop(b, numChunks, init);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   // Chunk c: bags [firstBag + c * bags / numChunks, the next chunk's first).

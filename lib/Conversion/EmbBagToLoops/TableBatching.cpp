@@ -4,35 +4,39 @@
 // hundreds of them, each small. One parallel region per op pays the fork
 // and the join of the threads per table, and a table with few bags keeps
 // one thread busy while the others wait. The independent ops of a block
-// are lowered together instead, as one loop over chunks of their indices
+// are lowered together instead, as one loop over chunks of all their work
 // (docs/Batching.md):
 //
 //   before the loop, for each op i (its normal form and its checks first):
-//     budget_i = batch-chunk / (cache lines of its row)   indices + bags
-//     chunks_i = ceil((num_indices_i + num_bags_i) / budget_i)
-//     chunk c of op i owns the bags b with key(b) = start(b) + b in
-//       [c * budget_i, (c + 1) * budget_i)        (a binary search of key)
-//     map[base_i + c] = (i, first bag, end bag)
-//   scf.forall chunk in [0, sum of chunks_i) shared_outs(result_i ...):
-//     (i, first, end) = map[chunk]
-//     slice_j of result_j: rows [first, end) for j = i, none for j != i
-//     scf.index_switch i: case i: op i's bag loop (the kernel builders of
-//       the per-op lowering) over bags [first, end) into slice_i
-//     parallel_insert_slice each slice_j back
+//     lines_i = (num_indices_i + num_bags_i) * (cache lines of its row)
+//     base_i  = lines_0 + ... + lines_{i-1}     its part of the batch's work
+//   n = the least power of two >= ceil(total / batch-chunk), <= all bags
+//   scf.forall chunk c in [0, n) shared_outs(result_i ...):
+//     lines [c * total / n, (c + 1) * total / n) are the chunk's
+//     for each op i: its bags from its first bag at the chunk's first line
+//       to its first bag at the next chunk's (a binary search of the key
+//       start(b) + b, only where the line falls inside the op's work)
+//       scf.if it has any: op i's bag loop (the kernel builders of the
+//         per-op lowering) over them, into a slice of result_i
+//     parallel_insert_slice each slice back
 //
 // Work is split by indices and bags, not by bags alone, so that an op with
-// long bags is spread over many chunks and one with few short bags takes
-// few; a row of many cache lines weighs more. The chunks are about equal
-// work, so OpenMP's static schedule of the loop balances them. They run op
-// after op: a thread's block of chunks keeps a table's rows and prefetch
-// stream in the cache from chunk to chunk (interleaving the ops' chunks
-// measured slower, docs/Batching.md).
+// long bags is spread over many chunks and one with few short bags shares
+// a chunk with others; a row of many cache lines weighs more. The chunks
+// are of equal work whatever the number of ops, so OpenMP's static
+// schedule balances them, and the loop's trip count (the team's size,
+// embbag-limit-omp-threads) follows the batch's work: a small batch of
+// many tables is one chunk on one thread. The ops' work runs op after op:
+// a thread's block of chunks keeps a table's rows and prefetch stream in
+// the cache from chunk to chunk (interleaving the ops' chunks measured
+// slower, docs/Batching.md).
 //
 // The checks: a parallel kernel's threads check the offsets and indices of
 // the bags they read into a flag word per op, reported after the loop
-// (NormalForms.cpp), so each chunk checks its own share. The map reads the
-// bags' starts unchecked: a start out of order or out of range only moves
-// a chunk's boundary (kept monotone), never a read.
+// (NormalForms.cpp), so each chunk checks its own share. The searches read
+// the bags' starts unchecked: a start out of order or out of range only
+// moves a chunk's boundary, never a read, and the boundaries stay in order
+// (firstBagAt).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,12 +57,13 @@ using namespace mlir::embbag::lowering;
 using namespace mlir::embbag::loops;
 
 namespace {
-/// One op of a batch: its normal form, its planned kernel and its chunks.
+/// One op of a batch: its normal form, its planned kernel and its work.
 struct BatchedOp {
   PreparedBagOp prepared;
   std::unique_ptr<KernelContext> k;
-  WorkChunks chunks; // their budget and count
-  Value init;        // the empty [num_bags, row] result
+  WorkChunks work; // its work in cache lines, and the weight of an index
+  Value base;      // the cache lines of work of the ops before it
+  Value init;      // the empty [num_bags, row] result
 };
 } // namespace
 
@@ -76,61 +81,50 @@ static Value bagKey(ImplicitLocOpBuilder &b, const BatchedOp &op, Value bag) {
   return arith::AddIOp::create(b, start, bag);
 }
 
-/// The first bag of `op` whose key is at least `target`, or num_bags: a
-/// binary search (the keys grow with the bag when the op's contract
-/// holds; otherwise any bag comes out, which the caller keeps in order).
-static Value findFirstBag(ImplicitLocOpBuilder &b, const BatchedOp &op,
-                          Value target) {
-  return lowerBound(
-      b, op.prepared.p.numBags, target,
-      [&](ImplicitLocOpBuilder &wb, Value bag) { return bagKey(wb, op, bag); });
-}
-
-/// Writes the chunks of op `opIndex` into rows [base, base + chunks) of the
-/// [chunks, 3] `map`: (op, first bag, end bag), the bag ranges in order and
-/// covering every bag once.
-static Value mapChunks(ImplicitLocOpBuilder &b, const BatchedOp &op,
-                       int64_t opIndex, Value base, Value map) {
+/// The first bag of `op` at or after line `line` of the batch's work: 0
+/// when the line is before the op's work, num_bags when it is after, and
+/// otherwise the first bag whose key reaches it (a binary search). The
+/// result never decreases as `line` grows, whatever the offsets hold (a
+/// bisection is monotone in its target for any keys), so the bag ranges of
+/// consecutive chunks never overlap.
+static Value firstBagAt(ImplicitLocOpBuilder &b, const BatchedOp &op,
+                        Value line) {
+  Value own = arith::SubIOp::create(b, line, op.base); // may be negative
+  Value before =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sle, own, cst(b, 0));
+  Value after = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, own,
+                                      op.work.lines);
   Value numBags = op.prepared.p.numBags;
-  auto loop = scf::ForOp::create(
-      b, cst(b, 0), op.chunks.count, cst(b, 1), ValueRange{map, cst(b, 0)},
-      [&](OpBuilder &nested, Location loc, Value c, ValueRange iterArgs) {
-        ImplicitLocOpBuilder lb(loc, nested);
-        Value first = iterArgs[1];
-        Value next = arith::AddIOp::create(lb, c, cst(lb, 1));
-        Value last = arith::CmpIOp::create(lb, arith::CmpIPredicate::eq, next,
-                                           op.chunks.count);
-        Value found = findFirstBag(
-            lb, op,
-            arith::MulIOp::create(lb, next, op.chunks.budget).getResult());
-        Value end = arith::SelectOp::create(
-            lb, last, numBags, arith::MaxUIOp::create(lb, found, first));
-        Value row = arith::AddIOp::create(lb, base, c);
-        Value m = iterArgs[0];
-        SmallVector<Value> entry{cst(lb, opIndex), first, end};
-        for (auto [column, v] : llvm::enumerate(entry))
-          m = tensor::InsertOp::create(lb, v, m,
-                                       ValueRange{row, cst(lb, column)});
-        scf::YieldOp::create(lb, ValueRange{m, end});
+  auto search = scf::IfOp::create(
+      b, arith::OrIOp::create(b, before, after),
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        scf::YieldOp::create(
+            ib, arith::SelectOp::create(ib, before, cst(ib, 0), numBags)
+                    .getResult());
+      },
+      [&](OpBuilder &nested, Location loc) {
+        ImplicitLocOpBuilder ib(loc, nested);
+        Value key = arith::CeilDivSIOp::create(ib, own, op.work.rowLines);
+        scf::YieldOp::create(
+            ib, lowerBound(ib, numBags, key, [&](ImplicitLocOpBuilder &wb,
+                                                 Value bag) {
+              return bagKey(wb, op, bag);
+            }));
       });
-  return loop.getResult(0);
+  return search.getResult(0);
 }
 
-/// The map of every chunk of `ops`, in op order.
-static Value buildChunkMap(ImplicitLocOpBuilder &b, ArrayRef<BatchedOp> ops,
-                           Value &numChunks) {
-  SmallVector<Value> bases;
-  numChunks = cst(b, 0);
-  for (const BatchedOp &op : ops) {
-    bases.push_back(numChunks);
-    numChunks = arith::AddIOp::create(b, numChunks, op.chunks.count);
-  }
-  Value map = tensor::EmptyOp::create(
-      b, ArrayRef<OpFoldResult>{numChunks, b.getIndexAttr(3)},
-      b.getIndexType());
-  for (auto [i, op] : llvm::enumerate(ops))
-    map = mapChunks(b, op, i, bases[i], map);
-  return map;
+/// The first line of work of chunk `chunk` of `numChunks` over `total`
+/// lines: chunk * total / numChunks, without overflowing.
+static Value chunkStart(ImplicitLocOpBuilder &b, Value chunk, Value total,
+                        Value numChunks) {
+  Value quotient = arith::DivUIOp::create(b, total, numChunks);
+  Value remainder = arith::RemUIOp::create(b, total, numChunks);
+  Value part = arith::DivUIOp::create(
+      b, arith::MulIOp::create(b, chunk, remainder), numChunks);
+  return arith::AddIOp::create(b, arith::MulIOp::create(b, chunk, quotient),
+                               part);
 }
 
 //===----------------------------------------------------------------------===//
@@ -151,74 +145,70 @@ static Value buildBagRange(ImplicitLocOpBuilder &b, const BatchedOp &op,
   return buildBagRows(b, k, out);
 }
 
-/// The body of the loop over chunks: the chunk's rows of its op's result,
-/// by its op's kernel, and none of the other results.
+/// The body of the loop over chunks: chunk `c` owns lines [start(c),
+/// start(c + 1)) of the batch's work, i.e. of each op the bags from its
+/// first bag at start(c) to its first bag at start(c + 1), often none. Each
+/// op's range goes through its kernel into a slice of its result.
 static void buildChunk(ImplicitLocOpBuilder &b, scf::ForallOp forall,
-                       ArrayRef<BatchedOp> ops, Value map) {
+                       ArrayRef<BatchedOp> ops, Value total, Value numChunks) {
   Value chunk = forall.getInductionVar(0);
-  auto entry = [&](int64_t column) {
-    return tensor::ExtractOp::create(b, map, ValueRange{chunk, cst(b, column)})
-        .getResult();
-  };
-  Value opIndex = entry(0), first = entry(1), end = entry(2);
-  Value count = arith::SubIOp::create(b, end, first);
+  Value from = chunkStart(b, chunk, total, numChunks);
+  Value to = chunkStart(b, arith::AddIOp::create(b, chunk, cst(b, 1)), total,
+                        numChunks);
   SmallVector<SmallVector<OpFoldResult>> offsets, sizes;
   SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-  SmallVector<Value> slices;
+  SmallVector<Value> rows;
   for (auto [i, op] : llvm::enumerate(ops)) {
-    Value mine =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, opIndex, cst(b, i));
-    offsets.push_back(
-        {arith::SelectOp::create(b, mine, first, cst(b, 0)).getResult(),
-         b.getIndexAttr(0)});
-    sizes.push_back(
-        {arith::SelectOp::create(b, mine, count, cst(b, 0)).getResult(),
-         getAsOpFoldResult(op.k->row)});
-    slices.push_back(
+    Value first = firstBagAt(b, op, from);
+    Value end = firstBagAt(b, op, to);
+    Value count = arith::SubIOp::create(b, end, first);
+    offsets.push_back({first, b.getIndexAttr(0)});
+    sizes.push_back({count, getAsOpFoldResult(op.k->row)});
+    Value slice =
         tensor::ExtractSliceOp::create(b, forall.getRegionIterArgs()[i],
-                                       offsets.back(), sizes.back(), strides));
-  }
-  SmallVector<int64_t> keys =
-      llvm::to_vector(llvm::seq<int64_t>(0, static_cast<int64_t>(ops.size())));
-  auto switchOp = scf::IndexSwitchOp::create(b, ValueRange(slices).getTypes(),
-                                             opIndex, keys, keys.size());
-  {
-    OpBuilder::InsertionGuard guard(b);
-    for (auto [i, region] : llvm::enumerate(switchOp.getCaseRegions())) {
-      b.setInsertionPointToStart(&region.emplaceBlock());
-      SmallVector<Value> results(slices);
-      results[i] = buildBagRange(b, ops[i], first, count, slices[i]);
-      scf::YieldOp::create(b, results);
-    }
-    // Every chunk's op has a case.
-    b.setInsertionPointToStart(&switchOp.getDefaultRegion().emplaceBlock());
-    scf::YieldOp::create(b, slices);
+                                       offsets.back(), sizes.back(), strides);
+    // Most ops have no bags in a chunk: skip their kernel's set-up.
+    Value any =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, first, end);
+    auto ifOp = scf::IfOp::create(
+        b, any,
+        [&](OpBuilder &nested, Location loc) {
+          ImplicitLocOpBuilder ib(loc, nested);
+          scf::YieldOp::create(ib, buildBagRange(ib, op, first, count, slice));
+        },
+        [&](OpBuilder &nested, Location loc) {
+          scf::YieldOp::create(nested, loc, slice);
+        });
+    rows.push_back(ifOp.getResult(0));
   }
   b.setInsertionPointToStart(forall.getTerminator().getBody());
-  for (auto [i, result] : llvm::enumerate(switchOp.getResults()))
+  for (auto [i, result] : llvm::enumerate(rows))
     tensor::ParallelInsertSliceOp::create(b, result,
                                           forall.getRegionIterArgs()[i],
                                           offsets[i], sizes[i], strides);
 }
 
 /// The results of `ops` (their [num_bags, row] forms), from one loop over
-/// their chunks.
+/// chunks of their work: the least power of two of chunks of at most
+/// `batch-chunk` lines (roundChunkCount), at most one per bag.
 static ValueRange buildBatchedKernel(ImplicitLocOpBuilder &b,
                                      MutableArrayRef<BatchedOp> ops) {
-  for (BatchedOp &op : ops)
-    op.chunks = planWorkChunks(b, op.prepared.p, op.prepared.shape);
-  Value numChunks;
-  Value map = buildChunkMap(b, ops, numChunks);
+  Value total = cst(b, 0), bags = cst(b, 0);
+  for (BatchedOp &op : ops) {
+    op.work = planWorkChunks(b, op.prepared.p, op.prepared.shape);
+    op.base = total;
+    total = arith::AddIOp::create(b, total, op.work.lines);
+    bags = arith::AddIOp::create(b, bags, op.prepared.p.numBags);
+  }
+  int64_t chunkLines = ops.front().prepared.shape.chunkLines;
+  Value numChunks = roundChunkCount(
+      b, arith::DivUIOp::create(b, total, cst(b, chunkLines)), bags);
   SmallVector<Value> inits =
       llvm::map_to_vector(ops, [](const BatchedOp &op) { return op.init; });
-  auto forall =
-      scf::ForallOp::create(b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-                            ArrayRef<OpFoldResult>{numChunks},
-                            ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, inits,
-                            /*mapping=*/std::nullopt);
+  scf::ForallOp forall = createChunkLoop(b, numChunks, inits);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
-  buildChunk(b, forall, ops, map);
+  buildChunk(b, forall, ops, total, numChunks);
   return forall.getResults();
 }
 

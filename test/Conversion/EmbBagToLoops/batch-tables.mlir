@@ -1,8 +1,9 @@
 // batch-tables: the independent bag ops of a block become one kernel, one
-// scf.forall over chunks of all their indices whose body switches to the
-// chunk's op; each op keeps its own result (a shared_out), clauses, shapes
-// and element types. Ops that read a batched result, ops alone in their
-// group and training ops take the per-op lowering.
+// scf.forall over chunks of all their work, in which each op computes the
+// bags of the chunk's lines of work (often none); each op keeps its own
+// result (a shared_out), clauses, shapes and element types. Ops that read a
+// batched result, ops alone in their group and training ops take the per-op
+// lowering.
 //
 // RUN: embbag-opt %s --split-input-file --convert-embbag-to-loops="target=avx2 parallel=1 batch-tables=1" | FileCheck %s
 // RUN: embbag-opt %s --split-input-file --convert-embbag-to-loops="target=avx2 parallel=1 batch-tables=1 checks=0" | FileCheck %s --check-prefix=UNCHECKED
@@ -12,23 +13,38 @@
 // RUN: embbag-opt %s --split-input-file --embbag-to-llvm="parallel=1 batch-tables=1" | FileCheck %s --check-prefix=LLVM
 
 // CHECK-LABEL: func.func @three(
-// The map of chunks: (op, first bag, end bag) rows, found by binary search.
-// CHECK:         scf.while
-// CHECK:         %[[R:.*]]:3 = scf.forall (%[[C:.*]]) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<3x4xf32>, tensor<4x8xf16>, tensor<?x?xf32>)
-// CHECK:           %[[OP:.*]] = tensor.extract %{{.*}}[%[[C]], %c0{{.*}}] : tensor<?x3xindex>
-// CHECK:           scf.index_switch %[[OP]] -> tensor<?x4xf32>, tensor<?x8xf16>, tensor<?x?xf32>
-// CHECK:           case 0 {
+// The chunk count: a power of two of chunks of at least batch-chunk lines.
+// CHECK:         arith.divui %{{.*}}, %c16384
+// CHECK:         math.ctlz
+// CHECK:         %[[R:.*]]:3 = scf.forall (%[[C:.*]]) in (%{{.*}}) shared_outs(%[[S0:.*]] = %{{.*}}, %[[S1:.*]] = %{{.*}}, %[[S2:.*]] = %{{.*}}) -> (tensor<3x4xf32>, tensor<4x8xf16>, tensor<?x?xf32>)
+// CHECK-NOT:       scf.index_switch %[[C]]
+// Each op: its first bag at the chunk's first line and at the next chunk's,
+// a binary search only where the line falls in the op's work.
+// CHECK:           %[[F0:.*]] = scf.if %{{.*}} -> (index) {
+// CHECK:           } else {
+// CHECK:             scf.while
+// CHECK:           %[[E0:.*]] = scf.if %{{.*}} -> (index) {
+// CHECK:             scf.while
+// CHECK:           %[[N0:.*]] = arith.subi %[[E0]], %[[F0]]
+// CHECK:           %[[X0:.*]] = tensor.extract_slice %[[S0]][%[[F0]], 0] [%[[N0]], 4] [1, 1]
+// CHECK:           %[[ANY0:.*]] = arith.cmpi ult, %[[F0]], %[[E0]]
+// The op's kernel runs only when it has bags in the chunk.
+// CHECK:           %[[W0:.*]] = scf.if %[[ANY0]] -> (tensor<?x4xf32>) {
 // CHECK:             scf.for
-// CHECK:           case 1 {
+// CHECK:           } else {
+// CHECK:             scf.yield %[[X0]]
+// CHECK:           %[[W1:.*]] = scf.if %{{.*}} -> (tensor<?x8xf16>) {
 // CHECK:             scf.for
-// CHECK:           case 2 {
+// CHECK:           %[[W2:.*]] = scf.if %{{.*}} -> (tensor<?x?xf32>) {
 // The dynamic row: its versions, switched on the row's length.
 // CHECK:             scf.index_switch
-// CHECK:           default {
 // CHECK-NOT:       scf.forall (
 // CHECK:           scf.forall.in_parallel {
-// CHECK-COUNT-3:     tensor.parallel_insert_slice
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[W0]] into %[[S0]]
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[W1]] into %[[S1]]
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[W2]] into %[[S2]]
 // CHECK:           }
+// CHECK:         } {embbag.work_chunks}
 // The threads' flag words of the offsets and indices, reported per op.
 // CHECK:         memref.load
 // CHECK:         cf.assert {{.*}}"embbag.offsets
@@ -53,6 +69,7 @@
 
 // LLVM-LABEL: llvm.func @three(
 // LLVM-COUNT-1:  omp.parallel
+// LLVM-NEXT:       omp.wsloop schedule(guided)
 // LLVM-NOT:      omp.parallel
 // LLVM:          llvm.return
 func.func @three(%t0: tensor<10x4xf32>, %i0: tensor<6xi64>, %o0: tensor<3xi64>,
@@ -68,12 +85,12 @@ func.func @three(%t0: tensor<10x4xf32>, %i0: tensor<6xi64>, %o0: tensor<3xi64>,
 // -----
 
 // %2 reads %0's result: %0 and %1 are batched, %2 is lowered alone after
-// them (its own loop over chunks of its bags, without a switch).
+// them (its own loop over chunks of its bags, no search for their lines).
 // CHECK-LABEL: func.func @dependent(
 // CHECK:         %[[R:.*]]:2 = scf.forall {{.*}} -> (tensor<3x4xf32>, tensor<3x4xf32>)
-// CHECK:           scf.index_switch
+// CHECK:           scf.while
 // CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<3x4xf32>)
-// CHECK-NOT:       scf.index_switch
+// CHECK-NOT:       scf.while
 // CHECK:         return
 func.func @dependent(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x4xf32>,
                      %j: tensor<3x1xi64>) -> (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) {
@@ -88,11 +105,11 @@ func.func @dependent(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %u: tensor<3x4xf
 // A user of %0 between the ops closes the group: batching %0 with %1
 // would move %0 after its user. Each op is lowered alone.
 // CHECK-LABEL: func.func @used_between(
-// CHECK-NOT:     scf.index_switch
+// CHECK-NOT:     scf.while
 // CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs({{.*}}) -> (tensor<3x4xf32>)
 // CHECK:         tensor.cast
 // CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs({{.*}}) -> (tensor<3x4xf32>)
-// CHECK-NOT:     scf.index_switch
+// CHECK-NOT:     scf.while
 // CHECK:         return
 func.func @used_between(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %j: tensor<3x1xi64>)
     -> (tensor<?x4xf32>, tensor<3x4xf32>) {
@@ -108,7 +125,7 @@ func.func @used_between(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %j: tensor<3x
 // kernels are lowered op by op) and does not split the group.
 // CHECK-LABEL: func.func @training_between(
 // CHECK:         scf.forall {{.*}} -> (tensor<3x4xf32>, tensor<3x4xf32>)
-// CHECK:           scf.index_switch
+// CHECK:           scf.while
 // CHECK:         return
 func.func @training_between(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %dy: tensor<3x4xf32>,
                             %j: tensor<3x1xi64>) -> (tensor<3x4xf32>, tensor<10x4xf32>, tensor<3x4xf32>) {
@@ -124,10 +141,10 @@ func.func @training_between(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %dy: tens
 // loop's body are.
 // CHECK-LABEL: func.func @blocks(
 // CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs({{.*}}) -> (tensor<3x4xf32>)
-// CHECK-NOT:       scf.index_switch
+// CHECK-NOT:       scf.while
 // CHECK:         scf.for
 // CHECK:           scf.forall {{.*}} -> (tensor<3x4xf32>, tensor<3x4xf32>)
-// CHECK:             scf.index_switch
+// CHECK:             scf.while
 // CHECK:         return
 func.func @blocks(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %j: tensor<3x1xi64>, %n: index)
     -> (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) {
@@ -151,7 +168,7 @@ func.func @blocks(%t: tensor<10x4xf32>, %i: tensor<3x2xi64>, %j: tensor<3x1xi64>
 // GPU-LABEL: func.func @gpu_and_loops(
 // GPU-COUNT-2:   scf.parallel
 // GPU:           scf.forall {{.*}} -> (tensor<3x4xi32>, tensor<3x4xi32>)
-// GPU:             scf.index_switch
+// GPU:             scf.while
 // GPU-NOT:       scf.forall (
 // GPU:           return
 func.func @gpu_and_loops(%t: tensor<10x4xf32>, %q: tensor<10x4xi32>, %i: tensor<3x2xi64>, %j: tensor<3x1xi64>)

@@ -3,8 +3,10 @@
 // The discardable attributes of the embbag dialect: `embbag.runtime_check`
 // marks the cf.asserts of the lowerings' runtime checks (a unit attribute,
 // on cf.assert only), `embbag.row_dispatch` the bag loops of kernels that
-// dispatch over a dynamic row length (a unit attribute, on scf.for only); no
-// other `embbag.` attribute exists.
+// dispatch over a dynamic row length (a unit attribute, on scf.for only),
+// `embbag.work_chunks` the kernels' parallel loops over chunks of work (a
+// unit attribute, on scf.forall only); no other `embbag.` attribute exists
+// on ops.
 
 // The valid form verifies.
 func.func @marked(%ok: i1) {
@@ -66,5 +68,35 @@ func.func @row_dispatch_not_for(%key: index) {
   scf.index_switch %key {embbag.row_dispatch}
   default {
   }
+  return
+}
+
+// -----
+
+// `embbag.work_chunks` marks a kernel's parallel loop over chunks of work
+// (scf.forall) for --convert-embbag-work-chunks-to-openmp.
+func.func @work_chunks(%n: index) {
+  scf.forall (%i) in (%n) {
+  } {embbag.work_chunks}
+  return
+}
+
+// -----
+
+func.func @work_chunks_not_unit(%n: index) {
+  // expected-error @+1 {{'embbag.work_chunks' must be a unit attribute}}
+  scf.forall (%i) in (%n) {
+  } {embbag.work_chunks = "guided"}
+  return
+}
+
+// -----
+
+func.func @work_chunks_not_forall(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'embbag.work_chunks' is only valid on 'scf.forall', not on 'scf.for'}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {embbag.work_chunks}
   return
 }

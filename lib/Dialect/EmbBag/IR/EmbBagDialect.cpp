@@ -45,31 +45,31 @@ void EmbBagDialect::initialize() {
   addEmbBagBytecodeInterface(this);
 }
 
+/// Checks a unit marker `attr` that is valid on `opName` ops only: a mark
+/// elsewhere would silently mean nothing to the pass that reads it.
+static LogicalResult verifyUnitMarker(Operation *op, NamedAttribute attr,
+                                      StringRef opName) {
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be a unit attribute";
+  if (op->getName().getStringRef() != opName)
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' is only valid on '" << opName << "', not on '"
+                           << op->getName() << "'";
+  return success();
+}
+
 LogicalResult EmbBagDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
-  if (attr.getName() == RuntimeCheckAttrHelper::getNameStr()) {
-    // Only cf.assert: --convert-embbag-assert-to-llvm rewrites exactly the
-    // marked asserts, and a mark elsewhere would silently mean nothing.
-    if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << attr.getName().getValue()
-                             << "' must be a unit attribute";
-    if (!isa<cf::AssertOp>(op))
-      return op->emitError() << "'" << attr.getName().getValue()
-                             << "' is only valid on 'cf.assert', not on '"
-                             << op->getName() << "'";
-    return success();
-  }
-  if (attr.getName() == RowDispatchAttrHelper::getNameStr()) {
-    // Only scf.for: --embbag-unswitch-row-dispatch rewrites marked loops.
-    if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << attr.getName().getValue()
-                             << "' must be a unit attribute";
-    if (op->getName().getStringRef() != "scf.for")
-      return op->emitError() << "'" << attr.getName().getValue()
-                             << "' is only valid on 'scf.for', not on '"
-                             << op->getName() << "'";
-    return success();
-  }
+  // --convert-embbag-assert-to-llvm rewrites exactly the marked asserts.
+  if (attr.getName() == RuntimeCheckAttrHelper::getNameStr())
+    return verifyUnitMarker(op, attr, cf::AssertOp::getOperationName());
+  // --embbag-unswitch-row-dispatch rewrites the marked bag loops.
+  if (attr.getName() == RowDispatchAttrHelper::getNameStr())
+    return verifyUnitMarker(op, attr, "scf.for");
+  // --convert-embbag-work-chunks-to-openmp lowers the marked parallel loops.
+  if (attr.getName() == WorkChunksAttrHelper::getNameStr())
+    return verifyUnitMarker(op, attr, "scf.forall");
   return op->emitError() << "unknown embbag attribute '"
                          << attr.getName().getValue() << "'";
 }

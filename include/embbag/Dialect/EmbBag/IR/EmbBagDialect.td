@@ -36,7 +36,7 @@ def EmbBag_Dialect : Dialect {
     lowering passes check them by default and stop the program with a message
     naming the op (see `--convert-embbag-to-loops` option `checks`).
 
-    The dialect has two discardable attributes on ops, both unit attributes.
+    The dialect has three discardable attributes on ops, all unit attributes.
     `embbag.runtime_check`, valid on `cf.assert` only, marks the asserts of
     those runtime checks, which `--convert-embbag-assert-to-llvm` rewrites
     to report on stderr. A `cf.assert` without it is the user's and keeps its
@@ -44,6 +44,11 @@ def EmbBag_Dialect : Dialect {
     on `scf.for` only, marks a kernel's bag loop whose body dispatches over
     a row length known only at run time; `--embbag-unswitch-row-dispatch`
     hoists that dispatch out of the loop once it is on buffers.
+    `embbag.work_chunks`, valid on `scf.forall` only, marks a kernel's
+    parallel loop over chunks of work of uneven cost (rows from different
+    caches, bags of different lengths);
+    `--convert-embbag-work-chunks-to-openmp` lowers it, once on buffers, to
+    an OpenMP worksharing loop with a schedule that balances them.
 
     A third, `embbag.table_owner = N : i64` (N a non-negative integer), is
     an argument attribute of a function whose argument is the table of
@@ -68,11 +73,14 @@ def EmbBag_Dialect : Dialect {
   // `--convert-embbag-assert-to-llvm` rewrites those and no user assert.
   // `embbag.row_dispatch` marks the bag loops that
   // `--embbag-unswitch-row-dispatch` may rewrite, and no user loop.
+  // `embbag.work_chunks` marks the kernels' parallel loops that
+  // `--convert-embbag-work-chunks-to-openmp` lowers, and no user loop.
   // `embbag.table_owner` (an integer, on a function's tensor argument)
   // places a table on one process of a grid axis: table-wise sharding
   // (docs/Sharding.md).
   let discardableAttrs = (ins "::mlir::UnitAttr":$runtime_check,
                               "::mlir::UnitAttr":$row_dispatch,
+                              "::mlir::UnitAttr":$work_chunks,
                               "::mlir::IntegerAttr":$table_owner);
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
