@@ -23,7 +23,9 @@
 //                                      bag loop
 //   embbag-zero-fill-to-memset         zero fills of whole buffers
 //   convert-linalg-to-loops            what bufferization left as linalg
-//   [parallel: convert-embbag-work-chunks-to-openmp (the bag loops,
+//   [parallel: embbag-outline-batched-kernels (one function per op of a
+//              batched chunk loop),
+//              convert-embbag-work-chunks-to-openmp (the bag loops,
 //              guided schedule), scf-forall-to-parallel,
 //              convert-scf-to-openmp,
 //              embbag-inline-parallel-alloca-scopes,
@@ -150,6 +152,8 @@ void mlir::embbag::buildEmbBagToLLVMPipeline(
     // The bag loops are scf.foralls on buffers by now: OpenMP worksharing
     // loops over chunks of bags, with a guided schedule (the chunks cost
     // unevenly); any other loop gets upstream's static one.
+    // With batch-tables: each op of a chunk loop in a function of its own.
+    pm.addPass(createEmbBagOutlineBatchedKernels());
     ConvertEmbBagWorkChunksToOpenMPOptions workChunks;
     options.copyTo(workChunks);
     pm.addPass(createConvertEmbBagWorkChunksToOpenMP(workChunks));

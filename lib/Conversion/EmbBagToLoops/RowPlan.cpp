@@ -73,13 +73,13 @@ static Value buildBagRange(ImplicitLocOpBuilder &b, const KernelContext &k,
 }
 
 scf::ForallOp mlir::embbag::loops::createChunkLoop(ImplicitLocOpBuilder &b,
-                                                  Value numChunks,
-                                                  ValueRange inits) {
-  auto forall = scf::ForallOp::create(
-      b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{numChunks},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, inits,
-      /*mapping=*/std::nullopt);
+                                                   Value numChunks,
+                                                   ValueRange inits) {
+  auto forall =
+      scf::ForallOp::create(b, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+                            ArrayRef<OpFoldResult>{numChunks},
+                            ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, inits,
+                            /*mapping=*/std::nullopt);
   embbag::EmbBagDialect::WorkChunksAttrHelper(b.getContext())
       .setAttr(forall, b.getUnitAttr());
   return forall;
@@ -101,8 +101,8 @@ Value mlir::embbag::loops::roundChunkCount(ImplicitLocOpBuilder &b,
 
 /// The bag loop as an scf.forall over chunks of consecutive bags: the
 /// greatest power of two of chunks of at least `k.shape.chunkLines` cache
-/// lines of work each, at most one per bag. Each iteration computes its bags into
-/// a slice of the result's rows with the sequential loop and inserts it in
+/// lines of work each, at most one per bag. Each iteration computes its bags
+/// into a slice of the result's rows with the sequential loop and inserts it in
 /// parallel. So the loop's trip count follows the work, and
 /// embbag-limit-omp-threads sizes the team by it: a call of one chunk of
 /// work runs on one thread. A power of two (roundChunkCount): 260 chunks on

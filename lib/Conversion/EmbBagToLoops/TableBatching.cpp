@@ -92,8 +92,8 @@ static Value firstBagAt(ImplicitLocOpBuilder &b, const BatchedOp &op,
   Value own = arith::SubIOp::create(b, line, op.base); // may be negative
   Value before =
       arith::CmpIOp::create(b, arith::CmpIPredicate::sle, own, cst(b, 0));
-  Value after = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, own,
-                                      op.work.lines);
+  Value after =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sge, own, op.work.lines);
   Value numBags = op.prepared.p.numBags;
   auto search = scf::IfOp::create(
       b, arith::OrIOp::create(b, before, after),
@@ -107,10 +107,10 @@ static Value firstBagAt(ImplicitLocOpBuilder &b, const BatchedOp &op,
         ImplicitLocOpBuilder ib(loc, nested);
         Value key = arith::CeilDivSIOp::create(ib, own, op.work.rowLines);
         scf::YieldOp::create(
-            ib, lowerBound(ib, numBags, key, [&](ImplicitLocOpBuilder &wb,
-                                                 Value bag) {
-              return bagKey(wb, op, bag);
-            }));
+            ib, lowerBound(ib, numBags, key,
+                           [&](ImplicitLocOpBuilder &wb, Value bag) {
+                             return bagKey(wb, op, bag);
+                           }));
       });
   return search.getResult(0);
 }
@@ -168,8 +168,7 @@ static void buildChunk(ImplicitLocOpBuilder &b, scf::ForallOp forall,
         tensor::ExtractSliceOp::create(b, forall.getRegionIterArgs()[i],
                                        offsets.back(), sizes.back(), strides);
     // Most ops have no bags in a chunk: skip their kernel's set-up.
-    Value any =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, first, end);
+    Value any = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, first, end);
     auto ifOp = scf::IfOp::create(
         b, any,
         [&](OpBuilder &nested, Location loc) {

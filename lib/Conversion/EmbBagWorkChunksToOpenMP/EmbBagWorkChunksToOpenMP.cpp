@@ -54,9 +54,9 @@ void lowerToOpenMP(RewriterBase &rewriter, scf::ForallOp forall,
   // omp.yield.
   Block *body = forall.getBody();
   rewriter.eraseOp(body->getTerminator()); // an empty scf.forall.in_parallel
-  Block *entry = rewriter.createBlock(
-      &nest.getRegion(), {}, body->getArgumentTypes(),
-      SmallVector<Location>(body->getNumArguments(), loc));
+  Block *entry =
+      rewriter.createBlock(&nest.getRegion(), {}, body->getArgumentTypes(),
+                           SmallVector<Location>(body->getNumArguments(), loc));
   auto scope = memref::AllocaScopeOp::create(rewriter, loc, TypeRange());
   omp::YieldOp::create(rewriter, loc, ValueRange());
   Block *scopeBlock = rewriter.createBlock(&scope.getBodyRegion());

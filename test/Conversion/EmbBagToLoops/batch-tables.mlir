@@ -67,9 +67,15 @@
 // CANON-NOT:     scf.forall (
 // CANON:         return
 
+// Each op of the batch in a function of its own
+// (embbag-outline-batched-kernels), called from the chunk loop.
+// LLVM-DAG:   llvm.func internal @three__batched_op_0(
+// LLVM-DAG:   llvm.func internal @three__batched_op_1(
+// LLVM-DAG:   llvm.func internal @three__batched_op_2(
 // LLVM-LABEL: llvm.func @three(
 // LLVM-COUNT-1:  omp.parallel
 // LLVM-NEXT:       omp.wsloop schedule(guided)
+// LLVM-COUNT-3:        llvm.call @three__batched_op_
 // LLVM-NOT:      omp.parallel
 // LLVM:          llvm.return
 func.func @three(%t0: tensor<10x4xf32>, %i0: tensor<6xi64>, %o0: tensor<3xi64>,

@@ -12,6 +12,8 @@
 #include "embbag/Dialect/EmbBag/IR/EmbBagDialect.h"
 #include "embbag/Dialect/EmbBag/Transforms/Passes.h"
 
+#include "Outlining.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -82,45 +84,6 @@ scf::IndexSwitchOp unswitch(RewriterBase &rewriter, scf::ForOp loop,
   return hoisted;
 }
 
-/// Copies the constants `region` uses into it, so that an outlined version
-/// keeps them as constants rather than taking them as arguments (a zero
-/// padding value that is an argument cannot fold into a zero-masked load).
-void sinkConstants(RewriterBase &rewriter, Region &region) {
-  SetVector<Value> above;
-  getUsedValuesDefinedAbove(region, above);
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(&region.front());
-  for (Value value : above) {
-    Operation *def = value.getDefiningOp();
-    if (!def || !def->hasTrait<OpTrait::ConstantLike>())
-      continue;
-    Operation *copy = rewriter.clone(*def);
-    replaceAllUsesInRegionWith(value, copy->getResult(0), region);
-  }
-}
-
-/// A symbol name `base__row_version_N` not yet in `symbols`.
-std::string uniqueName(SymbolTable &symbols, StringRef base, unsigned &next) {
-  std::string name;
-  do
-    name = (base + "__row_version_" + Twine(next++)).str();
-  while (symbols.lookup(name));
-  return name;
-}
-
-/// A function with internal linkage (not exported from a library of
-/// kernels) that LLVM does not inline: with one call site each, LLVM's
-/// inliner (`opt -O2`) would merge the versions back into the kernel. The
-/// attributes are those func-to-llvm carries over to llvm.func.
-void markInternalNoInline(RewriterBase &rewriter, func::FuncOp func) {
-  MLIRContext *context = rewriter.getContext();
-  func.setPrivate();
-  func->setAttr("passthrough",
-                rewriter.getArrayAttr({rewriter.getStringAttr("noinline")}));
-  func->setAttr("llvm.linkage",
-                LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
-}
-
 /// Outlines each version into a function, called once per call of the
 /// kernel: each gets its own register allocation in LLVM.
 void outlineVersions(RewriterBase &rewriter, SymbolTable &symbols,
@@ -128,16 +91,10 @@ void outlineVersions(RewriterBase &rewriter, SymbolTable &symbols,
   auto parent = hoisted->getParentOfType<func::FuncOp>();
   if (!parent)
     return;
-  for (Region &region : hoisted->getRegions()) {
-    sinkConstants(rewriter, region);
-    std::string name = uniqueName(symbols, parent.getSymName(), next);
-    FailureOr<func::FuncOp> outlined =
-        outlineSingleBlockRegion(rewriter, hoisted.getLoc(), region, name);
-    if (failed(outlined))
-      continue;
-    symbols.insert(*outlined);
-    markInternalNoInline(rewriter, *outlined);
-  }
+  for (Region &region : hoisted->getRegions())
+    (void)embbag::outlineKernelRegion(rewriter, symbols, hoisted.getLoc(),
+                                      region, parent.getSymName(),
+                                      "row_version", next);
 }
 
 struct EmbBagUnswitchRowDispatch
