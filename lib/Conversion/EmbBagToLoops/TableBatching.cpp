@@ -10,7 +10,7 @@
 //   before the loop, for each op i (its normal form and its checks first):
 //     lines_i = (num_indices_i + num_bags_i) * (cache lines of its row)
 //     base_i  = lines_0 + ... + lines_{i-1}     its part of the batch's work
-//   n = the least power of two >= ceil(total / batch-chunk), <= all bags
+//   n = the greatest power of two <= max(1, total / batch-chunk), <= all bags
 //   scf.forall chunk c in [0, n) shared_outs(result_i ...):
 //     lines [c * total / n, (c + 1) * total / n) are the chunk's
 //     for each op i: its bags from its first bag at the chunk's first line
@@ -188,7 +188,7 @@ static void buildChunk(ImplicitLocOpBuilder &b, scf::ForallOp forall,
 }
 
 /// The results of `ops` (their [num_bags, row] forms), from one loop over
-/// chunks of their work: the least power of two of chunks of at most
+/// chunks of their work: the greatest power of two of chunks of at least
 /// `batch-chunk` lines (roundChunkCount), at most one per bag.
 static ValueRange buildBatchedKernel(ImplicitLocOpBuilder &b,
                                      MutableArrayRef<BatchedOp> ops) {
