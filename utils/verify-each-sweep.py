@@ -29,6 +29,7 @@ CONFIGS = [
     ["--embbag-to-llvm=path=linalg"],
     ["--embbag-to-llvm=checks=0 vector-bits=128 max-vectors=1"],
     ["--embbag-to-llvm=parallel=1 prefetch-distance=0 unroll=2"],
+    ["--embbag-to-llvm=parallel=1 batch-tables=1 batch-chunk=1"],
     ["--convert-embbag-to-gpu=leave-unsupported=1"],
     ["--embbag-to-llvm=path=gpu-loops"],
     ["--embbag-to-nvvm"],
