@@ -435,7 +435,8 @@ def ConvertEmbBagWorkChunksToOpenMP
     Why not static: the chunks are of equal estimated work, but their cost
     is not (a chunk of rows from a table in the cache takes a third of the
     time of one from DRAM), and a woken worker starts its first chunk late
-    (about 0.1 ms on the 2-core VM). A static schedule makes every thread
+    (a sleeping libomp worker started 10-15 microseconds after the fork in
+    a C loop on the 2-core VM). A static schedule makes every thread
     wait for the slowest block. With `guided`, the threads take blocks of
     chunks that shrink as the loop runs out, in order: the calling thread
     works while the others wake, each block is still consecutive chunks,

@@ -23,10 +23,12 @@
 // Work is split by indices and bags, not by bags alone, so that an op with
 // long bags is spread over many chunks and one with few short bags shares
 // a chunk with others; a row of many cache lines weighs more. The chunks
-// are of equal work whatever the number of ops, so OpenMP's static
-// schedule balances them, and the loop's trip count (the team's size,
-// embbag-limit-omp-threads) follows the batch's work: a small batch of
-// many tables is one chunk on one thread. The ops' work runs op after op:
+// are of equal estimated work whatever the number of ops; the loop is
+// marked `embbag.work_chunks`, so that the guided schedule of
+// convert-embbag-work-chunks-to-openmp evens out what the estimate misses
+// (cached rows against rows from DRAM). The loop's trip count (the team's
+// size, embbag-limit-omp-threads) follows the batch's work: a small batch
+// of many tables is one chunk on one thread. The ops' work runs op after op:
 // a thread's block of chunks keeps a table's rows and prefetch stream in
 // the cache from chunk to chunk (interleaving the ops' chunks measured
 // slower, docs/Batching.md).
