@@ -258,6 +258,17 @@ Value flattenTable(ImplicitLocOpBuilder &b, Value table) {
   ReassociationIndices rowDims;
   for (int64_t d = 1; d < rank; ++d)
     rowDims.push_back(d);
+  // A row of a static 0 among dynamic dims holds nothing, but its collapse
+  // would infer a static 0 that the memref verifier rejects after
+  // bufferization (as in flattenBags): the table is [num_emb, 0] of nothing.
+  ArrayRef<int64_t> rowShape = type.getShape().drop_front();
+  if (llvm::is_contained(rowShape, 0) &&
+      llvm::any_of(rowShape, ShapedType::isDynamic))
+    return tensor::EmptyOp::create(
+        b,
+        ArrayRef<OpFoldResult>{tensor::getMixedSize(b, b.getLoc(), table, 0),
+                               b.getIndexAttr(0)},
+        type.getElementType());
   return tensor::CollapseShapeOp::create(
       b, table, ArrayRef<ReassociationIndices>{{0}, rowDims});
 }
@@ -301,8 +312,13 @@ Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
       rowDims.push_back(d);
     }
     auto expandedType = sourceType.clone(shape);
-    if (llvm::count_if(ArrayRef<int64_t>(shape).drop_front(),
-                       ShapedType::isDynamic) <= 1) {
+    ArrayRef<int64_t> rowShape = ArrayRef<int64_t>(shape).drop_front();
+    if (llvm::is_contained(rowShape, 0) &&
+        llvm::any_of(rowShape, ShapedType::isDynamic)) {
+      // Rows of nothing, a static 0 among dynamic dims: the expansion of
+      // their static 0 into a dynamic dim does not verify; nothing to move.
+      shaped = tensor::EmptyOp::create(b, sizes, sourceType.getElementType());
+    } else if (llvm::count_if(rowShape, ShapedType::isDynamic) <= 1) {
       shaped = tensor::ExpandShapeOp::create(
           b, expandedType, result, ArrayRef<ReassociationIndices>{{0}, rowDims},
           sizes);
@@ -463,6 +479,54 @@ TypedAttr mlir::embbag::lowering::maxIdentity(Builder &b, Type accType,
   return b.getIntegerAttr(accType, isUnsigned
                                        ? APInt::getZero(width)
                                        : APInt::getSignedMinValue(width));
+}
+
+bool mlir::embbag::lowering::isSurelyEmpty(ArrayRef<OpFoldResult> sizes) {
+  return llvm::any_of(
+      sizes, [](OpFoldResult size) { return isConstantIntValue(size, 0); });
+}
+
+static SmallVector<OpFoldResult> unitStrides(Builder &b, size_t rank) {
+  return SmallVector<OpFoldResult>(rank, b.getIndexAttr(1));
+}
+
+Value mlir::embbag::lowering::extractSliceOrEmpty(
+    ImplicitLocOpBuilder &b, Value source, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes, RankedTensorType type) {
+  if (!isSurelyEmpty(sizes)) {
+    if (type)
+      return tensor::ExtractSliceOp::create(b, type, source, offsets, sizes,
+                                            unitStrides(b, sizes.size()));
+    return tensor::ExtractSliceOp::create(b, source, offsets, sizes,
+                                          unitStrides(b, sizes.size()));
+  }
+  SmallVector<OpFoldResult> kept;
+  int64_t toDrop = type ? int64_t(sizes.size()) - type.getRank() : 0;
+  for (OpFoldResult size : sizes) {
+    if (toDrop > 0 && isConstantIntValue(size, 1)) {
+      --toDrop;
+      continue;
+    }
+    kept.push_back(size);
+  }
+  return tensor::EmptyOp::create(b, kept, getElementTypeOrSelf(source));
+}
+
+Value mlir::embbag::lowering::insertSliceUnlessEmpty(
+    ImplicitLocOpBuilder &b, Value slice, Value dest,
+    ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
+  if (isSurelyEmpty(sizes))
+    return dest;
+  return tensor::InsertSliceOp::create(b, slice, dest, offsets, sizes,
+                                       unitStrides(b, sizes.size()));
+}
+
+void mlir::embbag::lowering::parallelInsertSliceUnlessEmpty(
+    ImplicitLocOpBuilder &b, Value slice, Value dest,
+    ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
+  if (!isSurelyEmpty(sizes))
+    tensor::ParallelInsertSliceOp::create(b, slice, dest, offsets, sizes,
+                                          unitStrides(b, sizes.size()));
 }
 
 Value mlir::embbag::lowering::lowerBound(

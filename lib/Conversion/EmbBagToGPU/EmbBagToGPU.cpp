@@ -120,6 +120,26 @@ findDestination(BagOpInterface op) {
   return findDestination(op->getResult(0), op);
 }
 
+/// `dest` (an identity-layout memref) collapsed by `groups`. Each
+/// collapsed dim is dynamic when a dim of its group is: the type
+/// memref.collapse_shape infers has a static 0 for a group of a 0 and a
+/// dynamic dim (rows of nothing), which its verifier rejects.
+static Value collapse(ImplicitLocOpBuilder &b, Value dest,
+                      ArrayRef<ReassociationIndices> groups) {
+  auto type = cast<MemRefType>(dest.getType());
+  SmallVector<int64_t> shape;
+  for (const ReassociationIndices &group : groups) {
+    int64_t size = 1;
+    for (int64_t d : group)
+      size = ShapedType::isDynamic(size) || type.isDynamicDim(d)
+                 ? ShapedType::kDynamic
+                 : size * type.getDimSize(d);
+    shape.push_back(size);
+  }
+  return memref::CollapseShapeOp::create(
+      b, MemRefType::get(shape, type.getElementType()), dest, groups);
+}
+
 /// The destination as [num_bags, row].
 Value gpu_lowering::collapseDestination(ImplicitLocOpBuilder &b, Value dest) {
   auto type = cast<MemRefType>(dest.getType());
@@ -136,8 +156,7 @@ Value gpu_lowering::collapseDestination(ImplicitLocOpBuilder &b, Value dest) {
   ReassociationIndices rows;
   for (int64_t d = 1; d < type.getRank(); ++d)
     rows.push_back(d);
-  return memref::CollapseShapeOp::create(
-      b, dest, ArrayRef<ReassociationIndices>{{0}, rows});
+  return collapse(b, dest, {{0}, rows});
 }
 
 /// The destination of a weights gradient as [num_indices].
@@ -147,8 +166,7 @@ Value gpu_lowering::flattenDestination(ImplicitLocOpBuilder &b, Value dest) {
     return dest;
   ReassociationIndices all =
       llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  return memref::CollapseShapeOp::create(b, dest,
-                                         ArrayRef<ReassociationIndices>{all});
+  return collapse(b, dest, {all});
 }
 
 Value gpu_lowering::firstElementAddress(ImplicitLocOpBuilder &b, Value buffer) {

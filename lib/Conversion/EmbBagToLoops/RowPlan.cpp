@@ -131,13 +131,10 @@ static Value buildParallelBags(ImplicitLocOpBuilder &b, const KernelContext &k,
   SmallVector<OpFoldResult> sizes{
       arith::SubIOp::create(b, end, first).getResult(),
       getAsOpFoldResult(k.row)};
-  SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
-  Value slice =
-      tensor::ExtractSliceOp::create(b, shared, offsets, sizes, strides);
+  Value slice = extractSliceOrEmpty(b, shared, offsets, sizes);
   Value rows = buildBagRange(b, k, first, end, first, slice, buildRow);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, rows, shared, offsets, sizes,
-                                        strides);
+  parallelInsertSliceUnlessEmpty(b, rows, shared, offsets, sizes);
   return forall.getResult(0);
 }
 

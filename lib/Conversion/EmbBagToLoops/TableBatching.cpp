@@ -158,7 +158,6 @@ static void buildChunk(ImplicitLocOpBuilder &b, scf::ForallOp forall,
   Value to = chunkStart(b, arith::AddIOp::create(b, chunk, cst(b, 1)), total,
                         numChunks);
   SmallVector<SmallVector<OpFoldResult>> offsets, sizes;
-  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
   SmallVector<Value> rows;
   for (auto [i, op] : llvm::enumerate(ops)) {
     Value first = firstBagAt(b, op, from);
@@ -166,9 +165,8 @@ static void buildChunk(ImplicitLocOpBuilder &b, scf::ForallOp forall,
     Value count = arith::SubIOp::create(b, end, first);
     offsets.push_back({first, b.getIndexAttr(0)});
     sizes.push_back({count, getAsOpFoldResult(op.k->row)});
-    Value slice =
-        tensor::ExtractSliceOp::create(b, forall.getRegionIterArgs()[i],
-                                       offsets.back(), sizes.back(), strides);
+    Value slice = extractSliceOrEmpty(b, forall.getRegionIterArgs()[i],
+                                      offsets.back(), sizes.back());
     // Most ops have no bags in a chunk: skip their kernel's set-up.
     Value any = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, first, end);
     auto ifOp = scf::IfOp::create(
@@ -184,9 +182,8 @@ static void buildChunk(ImplicitLocOpBuilder &b, scf::ForallOp forall,
   }
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   for (auto [i, result] : llvm::enumerate(rows))
-    tensor::ParallelInsertSliceOp::create(b, result,
-                                          forall.getRegionIterArgs()[i],
-                                          offsets[i], sizes[i], strides);
+    parallelInsertSliceUnlessEmpty(b, result, forall.getRegionIterArgs()[i],
+                                   offsets[i], sizes[i]);
 }
 
 /// The results of `ops` (their [num_bags, row] forms), from one loop over

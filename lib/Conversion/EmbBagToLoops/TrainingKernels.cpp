@@ -384,32 +384,26 @@ using RowBody = std::function<SmallVector<Value>(
     ImplicitLocOpBuilder &b, Value r, Value lo, Value hi, ValueRange slices)>;
 } // namespace
 
-static SmallVector<OpFoldResult> unitStrides(ImplicitLocOpBuilder &b,
-                                             size_t rank) {
-  return SmallVector<OpFoldResult>(rank, b.getIndexAttr(1));
-}
-
 /// `tensor[offsets][sizes]`; a [1, row] slice of a 2-D tensor as the 1-D
-/// row. Why 1-D: to tell whether a vector.transfer_write at [0, 0] of a
-/// static tensor overwrites all of it, one-shot bufferization (MLIR 22)
-/// compares the tensor's dimensions with the vector's from the first one,
-/// so a [1, N] row slice looked wholly overwritten by its first vector.
-/// When that write went out of place (a constant table whose loops the
-/// canonicalizer had folded away), the rest of the row was not copied into
-/// the new buffer and read back as garbage (a row of 5 in 4-lane vectors).
-/// Along a 1-D row the comparison is of the row's length with the vector's.
+/// row (an empty tensor for a row of no columns, extractSliceOrEmpty). Why 1-D:
+/// to tell whether a vector.transfer_write at [0, 0] of a static tensor
+/// overwrites all of it, one-shot bufferization (MLIR 22) compares the tensor's
+/// dimensions with the vector's from the first one, so a [1, N] row slice
+/// looked wholly overwritten by its first vector. When that write went out of
+/// place (a constant table whose loops the canonicalizer had folded away), the
+/// rest of the row was not copied into the new buffer and read back as garbage
+/// (a row of 5 in 4-lane vectors). Along a 1-D row the comparison is of the
+/// row's length with the vector's.
 static Value extractRowSlice(ImplicitLocOpBuilder &b, Value tensor,
                              ArrayRef<OpFoldResult> offsets,
                              ArrayRef<OpFoldResult> sizes) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<OpFoldResult> strides = unitStrides(b, sizes.size());
   if (type.getRank() != 2 || !isConstantIntValue(sizes[0], 1))
-    return tensor::ExtractSliceOp::create(b, tensor, offsets, sizes, strides);
+    return extractSliceOrEmpty(b, tensor, offsets, sizes);
   std::optional<int64_t> row = getConstantIntValue(sizes[1]);
   auto rowType = RankedTensorType::get({row ? *row : ShapedType::kDynamic},
                                        type.getElementType());
-  return tensor::ExtractSliceOp::create(b, rowType, tensor, offsets, sizes,
-                                        strides);
+  return extractSliceOrEmpty(b, tensor, offsets, sizes, rowType);
 }
 
 /// Prefetches (for writing) row `r` of `buffer`, a [num_emb, row] memref:
@@ -511,9 +505,8 @@ forEachUniqueRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
               ib, p, g, u, outs, iter, prefetchBuffer, offsets, body);
           SmallVector<Value> results;
           for (auto [k, slice] : llvm::enumerate(slices))
-            results.push_back(tensor::InsertSliceOp::create(
-                ib, slice, iter[k], offsets[k], outs[k].sizes,
-                unitStrides(ib, outs[k].sizes.size())));
+            results.push_back(insertSliceUnlessEmpty(
+                ib, slice, iter[k], offsets[k], outs[k].sizes));
           scf::YieldOp::create(ib, results);
         });
     return loop.getResults();
@@ -531,9 +524,8 @@ forEachUniqueRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
                    forall.getRegionIterArgs(), prefetchBuffer, offsets, body);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
   for (auto [k, slice] : llvm::enumerate(slices))
-    tensor::ParallelInsertSliceOp::create(
-        b, slice, forall.getRegionIterArgs()[k], offsets[k], outs[k].sizes,
-        unitStrides(b, outs[k].sizes.size()));
+    parallelInsertSliceUnlessEmpty(b, slice, forall.getRegionIterArgs()[k],
+                                   offsets[k], outs[k].sizes);
   return forall.getResults();
 }
 
@@ -605,8 +597,7 @@ static Value addToRow(ImplicitLocOpBuilder &b, const TrainProblem &p,
                                  vectorColumn(b, p, col, v), mask));
   accs = addShare(b, p, j, bag, block, accs);
   slice = writeBlock(b, p, accs, slice, col, masks);
-  return tensor::InsertSliceOp::create(b, slice, grad, offsets, out.sizes,
-                                       unitStrides(b, 2));
+  return insertSliceUnlessEmpty(b, slice, grad, offsets, out.sizes);
 }
 
 /// `grad` plus the shares of bag `bag`'s positions [start, end): per block

@@ -189,3 +189,19 @@ func.func @segments(%t: tensor<?x64xf32>, %i: tensor<?xi64>, %s: tensor<?xi64>, 
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
   return
 }
+
+// -----
+
+// Rows of no elements beside a dynamic dim: the destination collapses to
+// [num_bags, ?], not to the [?, 0] memref.collapse_shape infers and its
+// verifier rejects; the table flattens to an empty [num_emb, 0].
+// CHECK-LABEL: func.func @zero_width_rows(
+// CHECK:         memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : memref<?x?x0xf32> into memref<?x?xf32>
+// CHECK:         gpu.launch
+// OFF-LABEL: func.func @zero_width_rows(
+// OFF:         memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : memref<?x?x0xf32> into memref<?x?xf32>
+func.func @zero_width_rows(%t: tensor<?x?x0xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>, %out: memref<?x?x0xf32>) {
+  %r = embbag.offsets sum %t[%i] offsets(%o) : (tensor<?x?x0xf32>, tensor<?xi64>, tensor<?xi64>) -> tensor<?x?x0xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x?x0xf32>, memref<?x?x0xf32>) -> ()
+  return
+}

@@ -126,6 +126,33 @@ Value maximum(ImplicitLocOpBuilder &b, Value lhs, Value rhs, bool isUnsigned);
 Value lowerBound(ImplicitLocOpBuilder &b, Value n, Value target,
                  function_ref<Value(ImplicitLocOpBuilder &, Value)> key);
 
+/// Whether a slice of these sizes surely holds no element (one of them is
+/// a constant 0): reading it is making an empty tensor, writing it back is
+/// nothing.
+bool isSurelyEmpty(ArrayRef<OpFoldResult> sizes);
+
+/// `source`[offsets][sizes] with unit strides, as `type` (null: the
+/// inferred type; a rank-reduced `type` drops unit sizes, first to last).
+/// A slice that surely holds nothing is a tensor.empty instead: upstream's
+/// verifier rejects any static offset into a dimension of static size 0,
+/// and the rows of a table of no columns all start at column 0 of one.
+Value extractSliceOrEmpty(ImplicitLocOpBuilder &b, Value source,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes,
+                          RankedTensorType type = {});
+
+/// `slice` inserted into `dest` at `offsets` with unit strides, or `dest`
+/// when the slice surely holds nothing (see extractSliceOrEmpty).
+Value insertSliceUnlessEmpty(ImplicitLocOpBuilder &b, Value slice, Value dest,
+                             ArrayRef<OpFoldResult> offsets,
+                             ArrayRef<OpFoldResult> sizes);
+
+/// The same in an scf.forall's terminator: no tensor.parallel_insert_slice
+/// when the slice surely holds nothing (the shared output stays as it is).
+void parallelInsertSliceUnlessEmpty(ImplicitLocOpBuilder &b, Value slice,
+                                    Value dest, ArrayRef<OpFoldResult> offsets,
+                                    ArrayRef<OpFoldResult> sizes);
+
 /// Applies `patterns` once to each op nested in `root` for which `filter`
 /// holds, and touches nothing else: unlike the greedy driver, no other op is
 /// folded, erased or moved. Ops no pattern rewrites are left in place.

@@ -29,7 +29,9 @@ def EmbBag_Dialect : Dialect {
     shape `[num_emb, d1, d2, ...]` and element type T (any integer type but
     `i1`, or `f16`, `bf16`, `f32`, `f64`); every index-like operand has the
     same type T_IND, `i32` or `i64`. The result has shape
-    `[batch, d1, d2, ...]` and element type T.
+    `[batch, d1, d2, ...]` and element type T. Any of `d1, d2, ...` may
+    be 0: the rows then hold no elements, and so do the result's, while the
+    indices are still checked against `num_emb`.
 
     Runtime values that break an op's contract (an index outside the table,
     decreasing offsets, ...) are undefined behaviour for the op itself; the
@@ -50,7 +52,7 @@ def EmbBag_Dialect : Dialect {
     `--convert-embbag-work-chunks-to-openmp` lowers it, once on buffers, to
     an OpenMP worksharing loop with a schedule that balances them.
 
-    A third, `embbag.table_owner = N : i64` (N a non-negative integer), is
+    Another, `embbag.table_owner = N : i64` (N a non-negative integer), is
     an argument attribute of a function whose argument is the table of
     embbag ops: the table lives on process N of the grid axis that splits
     those ops' bags (table-wise sharding, docs/Sharding.md), and only
