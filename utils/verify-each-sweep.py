@@ -5,8 +5,9 @@ Each .mlir file under the given directories is run, split at `// -----`,
 through each embbag pass and pipeline configuration below, with the IR
 verified after every pass. Every run must either succeed or fail with a
 diagnostic that has a location ("file:line:col: error:"). A crash, an
-assertion, an "LLVM ERROR", a failure without a located error, or a timeout
-is reported with the command that reproduces it.
+assertion, an "LLVM ERROR", a failure without a located error, a failure
+on an op a pass made (IR that does not verify after an embbag pass), or a
+timeout is reported with the command that reproduces it.
 
     verify-each-sweep.py --embbag-opt build/bin/embbag-opt test/ examples/
 """
@@ -36,6 +37,15 @@ CONFIGS = [
 ]
 
 LOCATED_ERROR = re.compile(r"^.+:\d+:\d+: error: ", re.MULTILINE)
+# An error on an op a lowering made, not one of the input's: an upstream
+# op that carries an embbag op's location (the lowering's ops take it) does
+# not verify, e.g. "offset 1 is out-of-bounds: 0 >= 0" with the note "see
+# current operation: ... tensor.extract_slice". The error's quoted source
+# line holds the embbag op; the note names the failing op.
+MADE_OP = re.compile(
+    r"^.+:\d+:\d+: error: .*\n.*(?:= *|\")embbag\.\w+.*\n.*\^.*\n"
+    r".+:\d+:\d+: note: see current operation: (?:%[^=]+= )?\"?"
+    r"(?!embbag\.)[a-z_]+\.", re.MULTILINE)
 BROKEN = re.compile(r"Assertion|LLVM ERROR|Stack dump|PLEASE submit|"
                     r"UNREACHABLE|Sanitizer|runtime error:")
 
@@ -61,6 +71,9 @@ def check(tool, path, config, timeout):
         return f"exit code {p.returncode}: {shown}\n{p.stderr[-2000:]}"
     if p.returncode == 1 and not LOCATED_ERROR.search(p.stderr):
         return f"failed without a located error: {shown}\n{p.stderr[-2000:]}"
+    if p.returncode == 1 and MADE_OP.search(p.stderr):
+        return f"a pass made IR that does not verify: {shown}\n" \
+            f"{p.stderr[-2000:]}"
     return None
 
 

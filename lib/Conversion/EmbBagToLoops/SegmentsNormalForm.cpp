@@ -201,7 +201,12 @@ mlir::embbag::loops::normalizeSegments(ImplicitLocOpBuilder &b,
   Value starts = sortedIf.getResult(0);
   p.indices = sortedIf.getResult(1);
   p.weights = weights ? sortedIf.getResult(2) : Value();
-  p.numBags = numSegments;
+  // A static batch is the kernel's: a constant num_segments that disagrees
+  // with it breaks the contract (the check above stops the program), and a
+  // kernel of its rows would not cast to the result type.
+  int64_t staticBatch = op.getBagResultType().getDimSize(0);
+  p.numBags =
+      ShapedType::isDynamic(staticBatch) ? numSegments : cst(b, staticBatch);
   // Segment s is [starts[s], starts[s + 1]) of the sorted indices: the
   // bounds of offsets that include the last one.
   p.ranges = BagBounds::fromOffsets(b, b.getLoc(), starts, dim(b, p.indices, 0),
