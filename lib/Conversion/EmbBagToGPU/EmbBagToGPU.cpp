@@ -343,7 +343,8 @@ struct HostKernel {
   std::unique_ptr<KernelChecks> checks;
   BagKernel k;
   bufferization::MaterializeInDestinationOp dest;
-  Value init;      // the result's new tensor, when there is no destination
+  RankedTensorType outType; // the type of `k.out` as a tensor, when there is
+                            // no destination (a new buffer)
   Value numBlocks; // index
   // When the kernels of a launch share its flag word: each rule's bit in
   // the word, paired with the bit its report reads. Empty: the same bits.
@@ -584,7 +585,7 @@ public:
     if (hk.dest)
       k.out = collapseDestination(b, hk.dest.getDest());
     else
-      hk.init = buildResultBuffer(b, op, k);
+      hk.outType = buildResultBuffer(b, op, k);
     k.useVectors = chooseVectors(b, k);
     chooseLanes(b, k);
     hk.numBlocks =
@@ -640,17 +641,20 @@ public:
       return;
     }
     Value result = bufferization::ToTensorOp::create(
-        b, hk.init.getType(), hk.k.out, b.getUnitAttr(), b.getUnitAttr());
+        b, hk.outType, hk.k.out, b.getUnitAttr(), b.getUnitAttr());
     rewriter.replaceOp(hk.op,
                        unflattenResult(b, result, hk.op.getBagResultType(),
                                        hk.op.getTable(), hk.k.bounds.numBags));
   }
 
 private:
-  /// A new [num_bags, row] tensor for the result, whose buffer becomes
-  /// `k.out`.
-  static Value buildResultBuffer(ImplicitLocOpBuilder &b, BagOpInterface op,
-                                 BagKernel &k) {
+  /// A new [num_bags, row] buffer for the result, `k.out`; returns its
+  /// type as a tensor. A memref.alloc, not the buffer of a tensor.empty:
+  /// CSE merges equal tensor.empty ops, and the kernels of two ops then
+  /// wrote one buffer (the second reading the first's result as its table
+  /// overwrote it as it read it).
+  static RankedTensorType buildResultBuffer(ImplicitLocOpBuilder &b,
+                                            BagOpInterface op, BagKernel &k) {
     RankedTensorType resultType = op.getBagResultType();
     int64_t row = k.scaleColumn
                       ? ShapedType::kDynamic
@@ -664,11 +668,9 @@ private:
          llvm::enumerate(SmallVector<Value>{k.bounds.numBags, k.rowLength}))
       if (type.isDynamicDim(d))
         sizes.push_back(size);
-    Value init = tensor::EmptyOp::create(b, type, sizes);
-    k.out = bufferization::ToBufferOp::create(
-        b, MemRefType::get(type.getShape(), type.getElementType()), init,
-        UnitAttr());
-    return init;
+    k.out = memref::AllocOp::create(
+        b, MemRefType::get(type.getShape(), type.getElementType()), sizes);
+    return type;
   }
 
   /// Reports the device's rules from the kernel's `flags` (in the bits the

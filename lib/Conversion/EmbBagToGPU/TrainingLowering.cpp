@@ -192,7 +192,6 @@ namespace {
 struct ResultBuffer {
   Value result;
   bufferization::MaterializeInDestinationOp dest;
-  Value init;   // the new tensor of a result without destination
   Value buffer; // the kernel's view: [rows, row] or one dimension
 };
 
@@ -248,7 +247,7 @@ private:
     auto tableType = cast<MemRefType>(k.bags.table.getType());
     SmallVector<ResultBuffer> results;
     for (Value result : view.op->getResults()) {
-      ResultBuffer r{result, findDestination(result, view.op), {}, {}};
+      ResultBuffer r{result, findDestination(result, view.op), {}};
       // A sparse gradient's rows and gradient rows: once their count is
       // known (listTouchedRows).
       if (view.sparse && results.size() < 2) {
@@ -264,11 +263,10 @@ private:
                                : flattenDestination(b, r.dest.getDest());
       } else if (tableShaped) {
         r.buffer = newBuffer(b, tableType.getShape(), element,
-                             {k.bags.numEmb, k.bags.rowLength}, r.init);
+                             {k.bags.numEmb, k.bags.rowLength});
       } else {
         Value size = view.isUpdate ? k.bags.numEmb : k.bags.bounds.numIndices;
-        r.buffer =
-            newBuffer(b, {ShapedType::kDynamic}, element, {size}, r.init);
+        r.buffer = newBuffer(b, {ShapedType::kDynamic}, element, {size});
       }
       results.push_back(r);
     }
@@ -285,18 +283,16 @@ private:
     return results;
   }
 
-  /// A new tensor of `shape` (its dynamic sizes among `sizes`) and its
-  /// buffer.
+  /// A new buffer of `shape` (its dynamic sizes among `sizes`): a
+  /// memref.alloc, not the buffer of a tensor.empty, which CSE would merge
+  /// with another op's (EmbBagToGPU.cpp, buildResultBuffer).
   static Value newBuffer(ImplicitLocOpBuilder &b, ArrayRef<int64_t> shape,
-                         Type element, ArrayRef<Value> sizes, Value &init) {
+                         Type element, ArrayRef<Value> sizes) {
     SmallVector<Value> dynamic;
     for (auto [size, value] : llvm::zip(shape, sizes))
       if (ShapedType::isDynamic(size))
         dynamic.push_back(value);
-    init = tensor::EmptyOp::create(b, RankedTensorType::get(shape, element),
-                                   dynamic);
-    return bufferization::ToBufferOp::create(b, MemRefType::get(shape, element),
-                                             init, UnitAttr());
+    return memref::AllocOp::create(b, MemRefType::get(shape, element), dynamic);
   }
 
   /// Sets the row owners' lanes per row and groups per block (one lane for
@@ -624,9 +620,9 @@ private:
     Type valueType = getElementTypeOrSelf(results[1].result.getType());
     constexpr int64_t dyn = ShapedType::kDynamic;
     int64_t row = cast<MemRefType>(k.bags.table.getType()).getDimSize(1);
-    k.uniqueRows = newResultBuffer(b, {dyn}, rowType, {count}, results[0].init);
-    k.rowValues = newResultBuffer(b, {dyn, row}, valueType,
-                                  {count, k.bags.rowLength}, results[1].init);
+    k.uniqueRows = newResultBuffer(b, {dyn}, rowType, {count});
+    k.rowValues =
+        newResultBuffer(b, {dyn, row}, valueType, {count, k.bags.rowLength});
     results[0].buffer = k.uniqueRows;
     results[1].buffer = k.rowValues;
     auto run = [&](Value blocks, auto thread) {
@@ -644,12 +640,11 @@ private:
 
   /// A new buffer of `shape` (its dynamic sizes among `sizes`) for a
   /// result: device memory from the runtime, which the caller frees, or a
-  /// new tensor's buffer with host loops.
+  /// new buffer (newBuffer) with host loops.
   Value newResultBuffer(ImplicitLocOpBuilder &b, ArrayRef<int64_t> shape,
-                        Type element, ArrayRef<Value> sizes,
-                        Value &init) const {
+                        Type element, ArrayRef<Value> sizes) const {
     if (options.hostLoops)
-      return newBuffer(b, shape, element, sizes, init);
+      return newBuffer(b, shape, element, sizes);
     Value bytes = cst(b, element.getIntOrFloatBitWidth() / 8);
     for (Value size : sizes)
       bytes = arith::MulIOp::create(b, bytes, size);

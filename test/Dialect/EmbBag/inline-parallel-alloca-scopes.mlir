@@ -28,13 +28,20 @@ func.func @call_in_body(%n: index) {
 
 // -----
 
-// A stack allocation of the iteration keeps its scope: the scope frees it
-// when the iteration ends.
+// A stack allocation of the iteration: the inlined body goes between a
+// stack save and restore, which free it when the iteration ends, as the
+// scope did. (A scope that stayed would no longer verify once
+// convert-scf-to-cf split a loop inside it into blocks; see
+// test/Integration/EmbBag/gpu-loops-in-user-forall.mlir.)
 
 // CHECK-LABEL: func.func @alloca_in_body(
 // CHECK:         omp.loop_nest
-// CHECK-NEXT:      memref.alloca_scope
-// CHECK-NEXT:        memref.alloca()
+// CHECK-NEXT:      %[[SP:.*]] = llvm.intr.stacksave : !llvm.ptr
+// CHECK-NEXT:      %[[A:.*]] = memref.alloca() : memref<4xf32>
+// CHECK-NEXT:      func.call @use(%[[A]])
+// CHECK-NEXT:      llvm.intr.stackrestore %[[SP]] : !llvm.ptr
+// CHECK-NEXT:      omp.yield
+// CHECK-NOT:     memref.alloca_scope
 func.func private @use(memref<4xf32>)
 func.func @alloca_in_body(%n: index) {
   %c0 = arith.constant 0 : index

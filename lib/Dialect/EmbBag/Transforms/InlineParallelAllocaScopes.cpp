@@ -1,8 +1,9 @@
 //===- InlineParallelAllocaScopes.cpp - Scopes around OpenMP loop bodies --===//
 //
 // Inlines the memref.alloca_scope that convert-scf-to-openmp puts around an
-// omp.loop_nest body when nothing in it allocates on the stack of that
-// scope. Why upstream canonicalization does not always do it is in the pass
+// omp.loop_nest body, between a stack save and restore when something in it
+// allocates on the stack of that scope. Why upstream canonicalization does
+// not always do it, and why the scope cannot stay, is in the pass
 // description (Passes.td).
 //
 //===----------------------------------------------------------------------===//
@@ -48,11 +49,22 @@ memref::AllocaScopeOp getBodyScope(omp::LoopNestOp loop) {
   return dyn_cast<memref::AllocaScopeOp>(body.front().front());
 }
 
-void inlineScope(memref::AllocaScopeOp scope) {
+/// Inlines `scope`; with `restoreStack`, between a stack save and restore
+/// (what the scope's lowering to LLVM does, but in the block it is in:
+/// convert-scf-to-cf may then split the body into blocks).
+void inlineScope(memref::AllocaScopeOp scope, bool restoreStack) {
   IRRewriter rewriter(scope.getContext());
+  Location loc = scope.getLoc();
   Block &inner = scope.getBodyRegion().front();
   Operation *terminator = inner.getTerminator();
   SmallVector<Value> results(terminator->getOperands());
+  if (restoreStack) {
+    rewriter.setInsertionPoint(scope);
+    Value stack = LLVM::StackSaveOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(scope.getContext()));
+    rewriter.setInsertionPoint(terminator);
+    LLVM::StackRestoreOp::create(rewriter, loc, stack);
+  }
   rewriter.eraseOp(terminator);
   rewriter.inlineBlockBefore(&inner, scope);
   rewriter.replaceOp(scope, results);
@@ -65,12 +77,11 @@ struct EmbBagInlineParallelAllocaScopes
     SmallVector<memref::AllocaScopeOp> scopes;
     getOperation()->walk([&](omp::LoopNestOp loop) {
       memref::AllocaScopeOp scope = getBodyScope(loop);
-      if (scope && scope.getBodyRegion().hasOneBlock() &&
-          !allocatesInScope(scope))
+      if (scope && scope.getBodyRegion().hasOneBlock())
         scopes.push_back(scope);
     });
     for (memref::AllocaScopeOp scope : scopes)
-      inlineScope(scope);
+      inlineScope(scope, allocatesInScope(scope));
   }
 };
 

@@ -197,8 +197,8 @@ def EmbBagLimitOmpThreads : Pass<"embbag-limit-omp-threads", "ModuleOp"> {
 
 def EmbBagInlineParallelAllocaScopes
     : Pass<"embbag-inline-parallel-alloca-scopes"> {
-  let summary = "Inline the memref.alloca_scope around OpenMP loop bodies "
-                "that allocate nothing on the stack";
+  let summary = "Inline the memref.alloca_scope around OpenMP loop bodies, "
+                "between a stack save and restore when they allocate";
   let description = [{
     `--convert-scf-to-openmp` wraps the body of each loop it creates in a
     `memref.alloca_scope`, so that stack allocations made by an iteration
@@ -212,11 +212,15 @@ def EmbBagInlineParallelAllocaScopes
     the scope then stays and the lowering fails.
 
     This pass inlines the `memref.alloca_scope` that is the first op of an
-    `omp.loop_nest` body when no `memref.alloca` or `llvm.alloca` inside it
-    allocates in its scope (an alloca nested in another automatic allocation
-    scope, e.g. an inner `omp.parallel`, does not); a call allocates in the
-    callee's frame. Other scopes are left alone. `--embbag-to-llvm` runs it
-    with `parallel=1`.
+    `omp.loop_nest` body. When a `memref.alloca` or `llvm.alloca` inside it
+    allocates in its scope (one nested in another automatic allocation
+    scope, e.g. an inner `omp.parallel`, does not; a call allocates in the
+    callee's frame), the inlined body goes between `llvm.intr.stacksave`
+    and `llvm.intr.stackrestore`, as the scope's own lowering to LLVM would
+    put it, so that each iteration still frees what it allocates: the flag
+    word of a GPU-shaped kernel (`path=gpu-loops`) in an iteration of a
+    user's `scf.forall`, for instance. Other scopes are left alone.
+    `--embbag-to-llvm` runs it with `parallel=1`.
 
     Example:
 
@@ -232,8 +236,25 @@ def EmbBagInlineParallelAllocaScopes
       func.call @dealloc_helper(...) : (...) -> ()
       omp.yield
     }
+    // and a scope that allocates
+    omp.loop_nest (%i) : index = (%lb) to (%ub) step (%c1) {
+      memref.alloca_scope {
+        %flag = memref.alloca() : memref<1xi32>
+        ...
+      }
+      omp.yield
+    }
+    // becomes
+    omp.loop_nest (%i) : index = (%lb) to (%ub) step (%c1) {
+      %sp = llvm.intr.stacksave : !llvm.ptr
+      %flag = memref.alloca() : memref<1xi32>
+      ...
+      llvm.intr.stackrestore %sp : !llvm.ptr
+      omp.yield
+    }
     ```
   }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def EmbBagOutlineBatchedKernels
