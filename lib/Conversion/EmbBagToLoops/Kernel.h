@@ -294,6 +294,12 @@ scf::ForallOp createChunkLoop(ImplicitLocOpBuilder &b, Value numChunks,
 /// and at most `limit`.
 Value roundChunkCount(ImplicitLocOpBuilder &b, Value wanted, Value limit);
 
+/// RowPlan.cpp: where chunk `chunk` of `numChunks` equal chunks of `total`
+/// (bags, or lines of work) starts: chunk * total / numChunks, without
+/// overflowing.
+Value chunkStart(ImplicitLocOpBuilder &b, Value chunk, Value total,
+                 Value numChunks);
+
 /// RowPlan.cpp: the loop over all bags, each bag's row built by `buildRow`,
 /// into `init` ([num_bags, row]): sequential, or with `parallel` an
 /// scf.forall over chunks of consecutive bags (planWorkChunks).

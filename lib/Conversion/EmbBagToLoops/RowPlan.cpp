@@ -99,6 +99,18 @@ Value mlir::embbag::loops::roundChunkCount(ImplicitLocOpBuilder &b,
       b, arith::IndexCastUIOp::create(b, b.getIndexType(), power), limit);
 }
 
+Value mlir::embbag::loops::chunkStart(ImplicitLocOpBuilder &b, Value chunk,
+                                      Value total, Value numChunks) {
+  // chunk * total = chunk * (q * numChunks + r): q and r first, so that no
+  // product exceeds total.
+  Value quotient = arith::DivUIOp::create(b, total, numChunks);
+  Value remainder = arith::RemUIOp::create(b, total, numChunks);
+  Value part = arith::DivUIOp::create(
+      b, arith::MulIOp::create(b, chunk, remainder), numChunks);
+  return arith::AddIOp::create(b, arith::MulIOp::create(b, chunk, quotient),
+                               part);
+}
+
 /// The bag loop as an scf.forall over chunks of consecutive bags: the
 /// greatest power of two of chunks of at least `k.shape.chunkLines` cache
 /// lines of work each, at most one per bag. Each iteration computes its bags
@@ -117,15 +129,14 @@ static Value buildParallelBags(ImplicitLocOpBuilder &b, const KernelContext &k,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   // Chunk c: bags [firstBag + c * bags / numChunks, the next chunk's first).
-  auto chunkStart = [&](Value chunk) {
-    Value scaled = arith::MulIOp::create(b, chunk, bags);
+  auto firstBagOf = [&](Value chunk) {
     return arith::AddIOp::create(b, firstBag,
-                                 arith::DivUIOp::create(b, scaled, numChunks))
+                                 chunkStart(b, chunk, bags, numChunks))
         .getResult();
   };
   Value chunk = forall.getInductionVar(0);
-  Value first = chunkStart(chunk);
-  Value end = chunkStart(arith::AddIOp::create(b, chunk, cst(b, 1)));
+  Value first = firstBagOf(chunk);
+  Value end = firstBagOf(arith::AddIOp::create(b, chunk, cst(b, 1)));
   Value shared = forall.getRegionIterArgs()[0];
   SmallVector<OpFoldResult> offsets{first, b.getIndexAttr(0)};
   SmallVector<OpFoldResult> sizes{

@@ -117,18 +117,6 @@ static Value firstBagAt(ImplicitLocOpBuilder &b, const BatchedOp &op,
   return search.getResult(0);
 }
 
-/// The first line of work of chunk `chunk` of `numChunks` over `total`
-/// lines: chunk * total / numChunks, without overflowing.
-static Value chunkStart(ImplicitLocOpBuilder &b, Value chunk, Value total,
-                        Value numChunks) {
-  Value quotient = arith::DivUIOp::create(b, total, numChunks);
-  Value remainder = arith::RemUIOp::create(b, total, numChunks);
-  Value part = arith::DivUIOp::create(
-      b, arith::MulIOp::create(b, chunk, remainder), numChunks);
-  return arith::AddIOp::create(b, arith::MulIOp::create(b, chunk, quotient),
-                               part);
-}
-
 //===----------------------------------------------------------------------===//
 // The loop over chunks
 //===----------------------------------------------------------------------===//

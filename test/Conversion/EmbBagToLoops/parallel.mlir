@@ -44,11 +44,20 @@
 // CHECK:         %[[POWI:.*]] = arith.index_castui %[[POW]] : i64 to index
 // CHECK:         %[[N:.*]] = arith.minui %[[POWI]], %[[NB]] : index
 // CHECK:         %[[R:.*]] = scf.forall (%[[C:.*]]) in (%[[N]]) shared_outs(%[[OUT:.*]] = %[[EMPTY]]) -> (tensor<?x64xf32>)
-// CHECK:           %[[A:.*]] = arith.muli %[[C]], %[[NB]] : index
-// CHECK:           %[[FIRST:.*]] = arith.divui %[[A]], %[[N]] : index
+// Chunk c's first bag c * num_bags / N, as c * q + c * r / N (num_bags =
+// q * N + r), so that no product exceeds num_bags (chunkStart, which table
+// batching shares).
+// CHECK:           %[[Q:.*]] = arith.divui %[[NB]], %[[N]] : index
+// CHECK:           %[[REM:.*]] = arith.remui %[[NB]], %[[N]] : index
+// CHECK:           %[[A:.*]] = arith.muli %[[C]], %[[REM]] : index
+// CHECK:           %[[APART:.*]] = arith.divui %[[A]], %[[N]] : index
+// CHECK:           %[[AQ:.*]] = arith.muli %[[C]], %[[Q]] : index
+// CHECK:           %[[FIRST:.*]] = arith.addi %[[AQ]], %[[APART]] : index
 // CHECK:           %[[NEXT:.*]] = arith.addi %[[C]], %c1 : index
-// CHECK:           %[[B:.*]] = arith.muli %[[NEXT]], %[[NB]] : index
-// CHECK:           %[[END:.*]] = arith.divui %[[B]], %[[N]] : index
+// CHECK:           %[[B:.*]] = arith.muli %[[NEXT]], %[[REM]] : index
+// CHECK:           %[[BPART:.*]] = arith.divui %[[B]], %[[N]] : index
+// CHECK:           %[[BQ:.*]] = arith.muli %[[NEXT]], %[[Q]] : index
+// CHECK:           %[[END:.*]] = arith.addi %[[BQ]], %[[BPART]] : index
 // CHECK:           %[[COUNT:.*]] = arith.subi %[[END]], %[[FIRST]] : index
 // CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[FIRST]], 0] [%[[COUNT]], 64] [1, 1] : tensor<?x64xf32> to tensor<?x64xf32>
 // CHECK:           %[[ROWS:.*]] = scf.for %[[BAG:.*]] = %[[FIRST]] to %[[END]] step %c1 iter_args(%[[S:.*]] = %[[SLICE]]) -> (tensor<?x64xf32>)
