@@ -205,3 +205,40 @@ func.func @zero_width_rows(%t: tensor<?x?x0xf32>, %i: tensor<?xi64>, %o: tensor<
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x?x0xf32>, memref<?x?x0xf32>) -> ()
   return
 }
+
+// -----
+
+// An unchecked kernel whose mean counts the rows a padding_idx leaves tests
+// the next step's indices where it loads them and carries the tests as one
+// i32 word (bit i: row i is taken), so that the step's indices need not
+// stay live across its row loads; a sum counts nothing, and a checked
+// kernel tests each row where it uses it (its tests also set the flag
+// word): neither carries a word.
+// OFF-LABEL: func.func @padded_mean(
+// OFF:         scf.if %{{.*}} -> ({{(index, )+}}i32) {
+// OFF-COUNT-8:   memref.load
+// OFF:           arith.cmpi ne, %{{.*}}, %[[PAD:.*]] : index
+// OFF-NEXT:      arith.extui %{{.*}} : i1 to i32
+// OFF:           arith.cmpi ne, %{{.*}}, %[[PAD]] : index
+// OFF-NEXT:      arith.extui %{{.*}} : i1 to i32
+// OFF:           arith.shli %{{.*}}, %{{.*}} : i32
+// OFF-NEXT:      arith.ori %{{.*}}, %{{.*}} : i32
+// OFF:         scf.for {{.*}} iter_args({{.*}}, %[[MASK:.*]] = %{{.*}}#8) -> (vector<4xf32>, index, {{(index, )+}}i32) {
+// OFF:           arith.andi %[[MASK]], %{{.*}} : i32
+// OFF-LABEL: func.func @padded_sum(
+// OFF-NOT:     i32)
+// OFF:         return
+// CHECK-LABEL: func.func @padded_mean(
+// CHECK-NOT:     i32) {
+// CHECK:         return
+func.func @padded_mean(%t: tensor<?x64xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>, %p: i64, %out: memref<?x64xf32>) {
+  %r = embbag.offsets mean %t[%i] offsets(%o) padding_idx(%p) : (tensor<?x64xf32>, tensor<?xi64>, tensor<?xi64>, i64) -> tensor<?x64xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
+  return
+}
+
+func.func @padded_sum(%t: tensor<?x64xf32>, %i: tensor<?xi64>, %o: tensor<?xi64>, %p: i64, %out: memref<?x64xf32>) {
+  %r = embbag.offsets sum %t[%i] offsets(%o) padding_idx(%p) : (tensor<?x64xf32>, tensor<?xi64>, tensor<?xi64>, i64) -> tensor<?x64xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
+  return
+}
