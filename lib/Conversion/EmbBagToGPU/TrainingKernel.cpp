@@ -701,7 +701,7 @@ forEachColumn(ImplicitLocOpBuilder &b, const Owner &o,
 static void
 forEachOwnedRow(ImplicitLocOpBuilder &b, const Owner &o,
                 function_ref<void(ImplicitLocOpBuilder &, Value)> body) {
-  buildLoop(b, o.group, o.bags().numEmb, o.k.numOwners, ValueRange{},
+  buildLoop(b, o.group, o.bags().numEmb, o.k.numRowWalkers, ValueRange{},
             [&](ImplicitLocOpBuilder &lb, Value row, ValueRange) {
               body(lb, row);
               return SmallVector<Value>{};

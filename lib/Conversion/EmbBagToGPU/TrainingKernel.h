@@ -20,7 +20,7 @@
 //                     digits' slots. After the last pass each row's
 //                     positions are together, in index order.
 //   rows              groups of lanes zero the rows' accumulators (group
-//                     g the rows r with r mod numOwners = g).
+//                     g the rows r with r mod numRowWalkers = g).
 //   pieces            a group per piece of positionsPerPiece sorted slots
 //                     adds the share of each to its row; a row whose
 //                     positions go on in the piece before or after goes
@@ -89,9 +89,11 @@ struct TrainingKernel {
   Value dy;          // memref<num_bags x row x T>
   Value tableGrad;   // memref<num_emb x row x T>: a gradient op's; else null
   Value weightsGrad; // memref<num_indices x T>, or null
-  Value numOwners;   // index: the groups of lanes of the row kernels, a
-                     // power of two; group g zeroes and finishes the rows
-                     // r with r mod numOwners = g. Also the sort's radix.
+  Value numOwners;   // index: a power of two, the sort's radix (its
+                     // digits have log2(numOwners) bits)
+  Value numRowWalkers; // index: the groups of lanes of the row kernels;
+                       // group g zeroes and finishes the rows r with
+                       // r mod numRowWalkers = g
 
   // The sort (scratch memory): the first pass reads the bags in chunks of
   // bagsPerChunk (index; numBagChunks of them), the later ones the slots
@@ -187,7 +189,7 @@ void buildFillSlotsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                           Value block, Value thread);
 
 /// Thread `thread` of block `block` of the kernel that zeroes the rows'
-/// accumulators, a group of lanes per numOwners-th row.
+/// accumulators, a group of lanes per numRowWalkers-th row.
 void buildZeroRowsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                          Value block, Value thread);
 
@@ -204,7 +206,7 @@ void buildRunsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
 
 /// Thread `thread` of block `block` of the kernel that rounds an f16/bf16
 /// gradient into the result, or takes an update's step, a group of lanes
-/// per numOwners-th row.
+/// per numRowWalkers-th row.
 void buildFinishRowsThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                            Value block, Value thread);
 

@@ -27,6 +27,13 @@ func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
 }
 // CHECK-LABEL: func.func @grad
 // CHECK:         cf.assert {{.*}}embbag.offsets_grad at {{.*}}: the destination must have the shape of the result
+// The kernels that walk the table's rows (zero, finish) take a group of
+// lanes per row, up to 2^21 threads (a regression test: with the sort's
+// 1024 groups each thread walked thousands of rows).
+// CHECK:         %[[MOST:.*]] = arith.divui %c2097152, %{{.*}} : index
+// CHECK:         %[[GROUPS:.*]] = arith.minui %{{.*}}, %[[MOST]] : index
+// CHECK:         %[[WALKERS:.*]] = arith.maxui %[[GROUPS]], %c1{{.*}} : index
+// CHECK:         %[[WALKER_BLOCKS:.*]] = arith.ceildivui %[[WALKERS]], %{{.*}} : index
 // CHECK:         %[[SCRATCH:.*]] = call @embbagCudaScratch(%{{.*}}) : (index) -> memref<?xi8>
 // CHECK-NEXT:    memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
 // CHECK-COUNT-8: memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi64>
@@ -54,7 +61,7 @@ func.func @grad(%dy: tensor<?x4xf32>, %t: tensor<?x4xf32>, %i: tensor<?xi64>,
 // CHECK:             gpu.launch async
 // CHECK:               memref.store {{.*}}, %[[R2]][
 // CHECK:           scf.yield %[[P2]], %[[B2]], %[[R2]], %[[P]], %[[B]], %[[R]] :
-// CHECK:         gpu.launch async
+// CHECK:         gpu.launch async {{.*}} in (%{{.*}} = %[[WALKER_BLOCKS]],
 // CHECK:           memref.store {{.*}}, %arg4[
 // CHECK:         gpu.launch async
 // CHECK:           memref.store {{.*}}, %arg4[
