@@ -371,9 +371,8 @@ def ConvertEmbBagToGPU : Pass<"convert-embbag-to-gpu"> {
            "sm_70 and newer); a larger batch is split into launches">,
     Option<"trainingOwners", "training-owners", "unsigned",
            /*default=*/"1024",
-           "Training: the most groups of lanes that zero and finish the "
-           "table rows r with r mod G = group (a power of two, at most "
-           "65536); also the radix of the sort of the positions by row, "
+           "Training: the radix of the sort of the positions by row (a "
+           "power of two, at most 65536; fewer for a table of fewer rows), "
            "which keeps a count per digit and chunk">,
     Option<"trainingChunkPositions", "training-chunk-positions", "unsigned",
            /*default=*/"256",
