@@ -978,7 +978,8 @@ static void applyStep(ImplicitLocOpBuilder &b, const Owner &o, Value row,
   });
 }
 
-/// Row-wise Adagrad on `row` (one lane per row): state += mean(g^2), then
+/// Row-wise Adagrad on `row` (one lane per row: oneLaneStepper in
+/// TrainingLowering.cpp): state += mean(g^2), then
 /// w -= lr / (sqrt(state) + eps) * g.
 static void adagradStep(ImplicitLocOpBuilder &b, const Owner &o, Value row) {
   const TrainingKernel &k = o.k;

@@ -219,8 +219,7 @@ public:
     rewriter.eraseOp(forward);
     k.dy = readBuffer(b, flattenTable(b, view.dy));
     SmallVector<ResultBuffer> results = buildResults(b, view, k);
-    chooseOwners(b, k, /*oneLane=*/view.state != nullptr,
-                 options.trainingOwners);
+    chooseOwners(b, k, options.trainingOwners);
     Value walkerBlocks = chooseRowWalkers(b, k);
     chooseBagChunks(b, k, options.trainingChunkPositions);
     k.positionsPerPiece = cst(b, options.trainingPiecePositions);
@@ -300,16 +299,13 @@ private:
     return memref::AllocOp::create(b, MemRefType::get(shape, element), dynamic);
   }
 
-  /// Sets the row owners' lanes per row and groups per block (one lane for
-  /// row-wise Adagrad, whose state reduces over the whole row), and the
-  /// sort's radix: a power of two of groups, a group per row up to
-  /// `maxOwners` (a power of two), and at least a block's.
+  /// Sets the groups' lanes per row and groups per block, and the sort's
+  /// radix: a power of two of groups, a group per row up to `maxOwners` (a
+  /// power of two), and at least a block's.
   static void chooseOwners(ImplicitLocOpBuilder &b, TrainingKernel &k,
-                           bool oneLane, int64_t maxOwners) {
+                           int64_t maxOwners) {
     BagKernel &bags = k.bags;
-    bags.lanesPerBag = oneLane ? cst(b, 1) : lanesFor(b, bags.rowLength);
-    bags.bagsPerBlock =
-        arith::DivUIOp::create(b, cst(b, kBlockSize), bags.lanesPerBag);
+    setLanes(b, bags, lanesFor(b, bags.rowLength));
     // The power of two covering the rows (a row's owner is then its low
     // bits), at most maxOwners.
     Value owners = cst(b, maxOwners);
@@ -321,6 +317,26 @@ private:
           cst(b, p), owners);
     Value blocks = arith::CeilDivUIOp::create(b, owners, bags.bagsPerBlock);
     k.numOwners = arith::MulIOp::create(b, blocks, bags.bagsPerBlock);
+  }
+
+  /// Sets the lanes of a group (per row) and the groups of a block.
+  static void setLanes(ImplicitLocOpBuilder &b, BagKernel &bags, Value lanes) {
+    bags.lanesPerBag = lanes;
+    bags.bagsPerBlock = arith::DivUIOp::create(b, cst(b, kBlockSize), lanes);
+  }
+
+  /// The kernel that steps row-wise Adagrad's rows: one lane per row, since
+  /// the state's mean of squares sums the whole row and a lane reads the
+  /// state it writes (lanes of one row would race on it in place); its
+  /// blocks in `blocks`. The zero, pieces and runs kernels keep their
+  /// groups of lanes: every lane of a group marks a row it adds to, so
+  /// lane 0's touched bit tells the stepping lane.
+  static TrainingKernel oneLaneStepper(ImplicitLocOpBuilder &b,
+                                       const TrainingKernel &k, Value &blocks) {
+    TrainingKernel stepper = k;
+    setLanes(b, stepper.bags, cst(b, 1));
+    blocks = chooseRowWalkers(b, stepper);
+    return stepper;
   }
 
   /// Sets the groups that walk the table's rows (zero and finish them) and
@@ -547,8 +563,13 @@ private:
     run(k, walkerBlocks, false, buildZeroRowsThread);
     run(k, pieceBlocks, false, buildPiecesThread);
     run(k, pieceBlocks, lastSum, buildRunsThread);
-    if (finishes)
+    if (finishes && k.state) {
+      Value stepperBlocks;
+      TrainingKernel stepper = oneLaneStepper(b, k, stepperBlocks);
+      run(stepper, stepperBlocks, !k.weightsGrad, buildFinishRowsThread);
+    } else if (finishes) {
       run(k, walkerBlocks, !k.weightsGrad && !k.sparse, buildFinishRowsThread);
+    }
     if (k.weightsGrad) {
       run(k, blocksFor(k.bags.bounds.numIndices), false,
           buildZeroWeightsGradThread);

@@ -120,7 +120,16 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x8xbf16>
 // CHECK:           memref.atomic_rmw ori
 // CHECK:         gpu.launch async
 // CHECK:           memref.atomic_rmw ori
-// CHECK:         gpu.launch async
+// The step: one lane per row (it reads the state it writes, and sums the
+// row's squares), its own blocks, up to 2^21 threads; the zero, pieces
+// and runs kernels above have a lane per column.
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : index
+// CHECK:         %[[GROUPS_PER_BLOCK:.*]] = arith.divui %c256{{.*}}, %[[ONE]] : index
+// CHECK:         arith.divui %c2097152{{.*}}, %[[ONE]] : index
+// CHECK:         %[[STEP_BLOCKS:.*]] = arith.ceildivui %{{.*}}, %[[GROUPS_PER_BLOCK]] : index
+// CHECK:         %[[LAST_BLOCKS:.*]] = arith.maxui %[[STEP_BLOCKS]], %c1{{.*}} : index
+// CHECK:         gpu.launch async {{.*}} in (%{{.*}} = %[[LAST_BLOCKS]],
+// CHECK-NEXT:      arith.divui %{{.*}}, %[[ONE]] : index
 // CHECK:           arith.truncf {{.*}} : f32 to bf16
 // CHECK:         gpu.wait [
 // CHECK:       func.func private @embbagCudaScratch(index) -> memref<?xi8> attributes {llvm.emit_c_interface}
