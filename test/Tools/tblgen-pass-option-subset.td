@@ -12,7 +12,7 @@ def TestSubset : PassOptionSubset<ConvertEmbBagToGPU,
 // CHECK-LABEL: #ifdef GEN_PASS_PIPELINE_OPTIONS_TESTSUBSET
 // CHECK-NEXT:  /// Options of `convert-embbag-to-gpu`
 // CHECK:       struct TestSubset : public virtual ::mlir::detail::PassOptions {
-// CHECK-NEXT:    Option<unsigned> trainingOwners{*this, "training-owners", ::llvm::cl::desc(R"PO(Training: the most groups
+// CHECK-NEXT:    Option<unsigned> trainingOwners{*this, "training-owners", ::llvm::cl::desc(R"PO(Training: the radix of the sort
 // CHECK-SAME:    ::llvm::cl::init(1024)};
 // CHECK-NEXT:    Option<unsigned> rowsInFlight{*this, "rows-in-flight", {{.*}}, ::llvm::cl::init(8)};
 // CHECK-EMPTY:

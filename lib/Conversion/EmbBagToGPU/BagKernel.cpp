@@ -385,7 +385,7 @@ static SmallVector<Value> loadIndices(ImplicitLocOpBuilder &b, const Lane &l,
 }
 
 /// Bit i of an i32 word: whether rows[i] is taken (isTaken), or null when
-/// every index is.
+/// every index is. A step has at most 16 rows (rows-in-flight's bound).
 static Value takenMask(ImplicitLocOpBuilder &b, const BagKernel &k,
                        ValueRange rows) {
   Value mask;
