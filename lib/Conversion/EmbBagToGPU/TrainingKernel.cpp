@@ -259,50 +259,6 @@ static void scanInFirstThread(ImplicitLocOpBuilder &b, Value block,
 }
 
 //===----------------------------------------------------------------------===//
-// Max's winners
-//===----------------------------------------------------------------------===//
-
-void mlir::embbag::gpu_lowering::buildWinnersThread(ImplicitLocOpBuilder &b,
-                                                    const TrainingKernel &k,
-                                                    Value block, Value thread) {
-  const BagKernel &bags = k.bags;
-  Value bag = globalId(b, block, thread);
-  buildIf(
-      b, cmp(b, arith::CmpIPredicate::ult, bag, bags.bounds.numBags),
-      [&](ImplicitLocOpBuilder &tb) {
-        auto [start, end] = getCheckedRange(tb, bags, bag);
-        Value none = arith::ConstantOp::create(tb, tb.getI64IntegerAttr(-1));
-        Value lowest = f32(tb, -std::numeric_limits<float>::infinity());
-        buildLoop(
-            tb, cst(tb, 0), bags.rowLength, cst(tb, 1), ValueRange{},
-            [&](ImplicitLocOpBuilder &cb, Value col, ValueRange) {
-              // The CPU's rule: a position wins when it is the first taken
-              // one, or greater than the maximum so far (ordered).
-              ValueRange best = forEachTaken(
-                  cb, bags, start, end, ValueRange{lowest, none},
-                  [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
-                      ValueRange iter) {
-                    Value v = convert(
-                        ib, loadElement(ib, bags.table, ValueRange{row, col}),
-                        ib.getF32Type());
-                    Value wins = arith::OrIOp::create(
-                        ib,
-                        arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT, v,
-                                              iter[0]),
-                        cmp(ib, arith::CmpIPredicate::eq, iter[1], none));
-                    Value p =
-                        arith::IndexCastOp::create(ib, ib.getI64Type(), pos);
-                    return SmallVector<Value>{
-                        arith::SelectOp::create(ib, wins, v, iter[0]),
-                        arith::SelectOp::create(ib, wins, p, iter[1])};
-                  });
-              storeElement(cb, best[1], k.winners, ValueRange{bag, col});
-              return SmallVector<Value>{};
-            });
-      });
-}
-
-//===----------------------------------------------------------------------===//
 // The sort by row
 //===----------------------------------------------------------------------===//
 
@@ -1051,6 +1007,47 @@ static std::pair<Value, Value> groupAndLane(ImplicitLocOpBuilder &b,
       b, arith::MulIOp::create(b, block, bags.bagsPerBlock),
       arith::DivUIOp::create(b, thread, bags.lanesPerBag));
   return {group, arith::RemUIOp::create(b, thread, bags.lanesPerBag)};
+}
+
+/// Max's winners.
+void mlir::embbag::gpu_lowering::buildWinnersThread(ImplicitLocOpBuilder &b,
+                                                    const TrainingKernel &k,
+                                                    Value block, Value thread) {
+  const BagKernel &bags = k.bags;
+  // A group of lanes per bag, a lane per column: one thread walking every
+  // column's positions made this kernel most of a max gradient's time.
+  auto [bag, lane] = groupAndLane(b, bags, block, thread);
+  Owner o{k, bag, lane};
+  buildIf(b, cmp(b, arith::CmpIPredicate::ult, bag, bags.bounds.numBags),
+          [&](ImplicitLocOpBuilder &tb) {
+            auto [start, end] = getCheckedRange(tb, bags, bag);
+            Value none =
+                arith::ConstantOp::create(tb, tb.getI64IntegerAttr(-1));
+            Value lowest = f32(tb, -std::numeric_limits<float>::infinity());
+            forEachColumn(tb, o, [&](ImplicitLocOpBuilder &cb, Value col) {
+              // The CPU's rule: a position wins when it is the first taken one,
+              // or greater than the maximum so far (ordered).
+              ValueRange best = forEachTaken(
+                  cb, bags, start, end, ValueRange{lowest, none},
+                  [&](ImplicitLocOpBuilder &ib, Value pos, Value row,
+                      ValueRange iter) {
+                    Value v = convert(
+                        ib, loadElement(ib, bags.table, ValueRange{row, col}),
+                        ib.getF32Type());
+                    Value wins = arith::OrIOp::create(
+                        ib,
+                        arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT, v,
+                                              iter[0]),
+                        cmp(ib, arith::CmpIPredicate::eq, iter[1], none));
+                    Value p =
+                        arith::IndexCastOp::create(ib, ib.getI64Type(), pos);
+                    return SmallVector<Value>{
+                        arith::SelectOp::create(ib, wins, v, iter[0]),
+                        arith::SelectOp::create(ib, wins, p, iter[1])};
+                  });
+              storeElement(cb, best[1], k.winners, ValueRange{bag, col});
+            });
+          });
 }
 
 void mlir::embbag::gpu_lowering::buildZeroRowsThread(ImplicitLocOpBuilder &b,

@@ -150,8 +150,8 @@ struct TrainingKernel {
   bool isUpdate() const { return updatedTable != nullptr; }
 };
 
-/// Thread `thread` of block `block` of the winners' kernel, one bag per
-/// thread.
+/// Thread `thread` of block `block` of the winners' kernel: a group of
+/// lanes per bag, a lane per column.
 void buildWinnersThread(ImplicitLocOpBuilder &b, const TrainingKernel &k,
                         Value block, Value thread);
 

@@ -5,7 +5,7 @@
 // device rules flagged by the kernels), the results' buffers, the scratch
 // memory, and the launches, in stream order:
 //
-//   [max]      winners         one thread per bag
+//   [max]      winners         a group of lanes per bag
 //   [a loop]   the sort by row, one pass per digit of the rows:
 //              count           one thread per chunk (of bags in the first
 //                              pass, of slots in the later ones)
@@ -538,7 +538,10 @@ private:
           blocks, options.hostLoops, last && hostWaits);
     };
     if (k.winners)
-      run(k, blocksFor(k.bags.bounds.numBags), false, buildWinnersThread);
+      run(k,
+          arith::CeilDivUIOp::create(b, k.bags.bounds.numBags,
+                                     k.bags.bagsPerBlock),
+          false, buildWinnersThread);
     Value chunkBlocks = blocksFor(k.numBagChunks);
     // The first pass reads the bags, the later ones the slots.
     auto firstOrLater = [&](Value first, const TrainingKernel &pass,

@@ -113,7 +113,18 @@ func.func @adagrad(%lr: f32, %eps: f32, %s: tensor<?xf32>, %dy: tensor<?x8xbf16>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi32>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
 // CHECK:         memref.view %[[SCRATCH]][%{{.*}}][%{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?xi64>
-// CHECK-COUNT-7: gpu.launch async
+// The winners: a group of lanes per bag, a lane per column (a regression
+// test: one thread per bag walked every column's positions).
+// CHECK:         call @embbagCudaStatusWord()
+// CHECK:         %[[WINNER_BLOCKS:.*]] = arith.ceildivui %{{.*}}, %[[GROUPS:.*]] : index
+// CHECK:         gpu.launch async {{.*}} in (%{{.*}} = %[[WINNER_BLOCKS]],
+// CHECK-NEXT:      %[[GROUP_IN_BLOCK:.*]] = arith.divui %{{.*}}, %[[LANES:.*]] : index
+// CHECK-NEXT:      %[[FIRST_GROUP:.*]] = arith.muli %{{.*}}, %[[GROUPS]] : index
+// CHECK-NEXT:      %[[BAG:.*]] = arith.addi %[[FIRST_GROUP]], %[[GROUP_IN_BLOCK]] : index
+// CHECK-NEXT:      %[[LANE:.*]] = arith.remui %{{.*}}, %[[LANES]] : index
+// CHECK:           scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %[[LANES]]
+// CHECK:             memref.store %{{.*}}, %{{.*}}[%[[BAG]], %{{.*}}] {{.*}}: memref<?x?xi64>
+// CHECK-COUNT-6: gpu.launch async
 // CHECK:         gpu.launch async
 // CHECK:           memref.atomic_rmw andi
 // CHECK:         gpu.launch async
