@@ -241,6 +241,14 @@ Value isRowOrNone(ImplicitLocOpBuilder &b, Value row, Value numEmb) {
   return arith::OrIOp::create(b, inRange, none);
 }
 
+/// Whether `shape` has a static 0 among dynamic dims: it holds nothing,
+/// but a reshape of it infers a static 0 for a group of the 0 and a
+/// dynamic dim, which the memref verifiers reject after bufferization.
+static bool isZeroAmongDynamic(ArrayRef<int64_t> shape) {
+  return llvm::is_contained(shape, 0) &&
+         llvm::any_of(shape, ShapedType::isDynamic);
+}
+
 /// Flattens the table's row dimensions: [num_emb, d1, ..., dk] becomes
 /// [num_emb, d1 * ... * dk] (a rank-1 table gets a row of one element).
 Value flattenTable(ImplicitLocOpBuilder &b, Value table) {
@@ -258,12 +266,9 @@ Value flattenTable(ImplicitLocOpBuilder &b, Value table) {
   ReassociationIndices rowDims;
   for (int64_t d = 1; d < rank; ++d)
     rowDims.push_back(d);
-  // A row of a static 0 among dynamic dims holds nothing, but its collapse
-  // would infer a static 0 that the memref verifier rejects after
-  // bufferization (as in flattenBags): the table is [num_emb, 0] of nothing.
-  ArrayRef<int64_t> rowShape = type.getShape().drop_front();
-  if (llvm::is_contained(rowShape, 0) &&
-      llvm::any_of(rowShape, ShapedType::isDynamic))
+  // Rows of nothing that could not collapse (isZeroAmongDynamic): the table
+  // is [num_emb, 0] of nothing.
+  if (isZeroAmongDynamic(type.getShape().drop_front()))
     return tensor::EmptyOp::create(
         b,
         ArrayRef<OpFoldResult>{tensor::getMixedSize(b, b.getLoc(), table, 0),
@@ -275,11 +280,10 @@ Value flattenTable(ImplicitLocOpBuilder &b, Value table) {
 
 /// Turns the [num_bags, row] kernel result into the op's result type.
 Value flattenBags(ImplicitLocOpBuilder &b, Value packed) {
-  // With a static 0 among dynamic dims, a tensor collapse infers a static 0
-  // that the memref verifier rejects after bufferization (0x? into 0): there
-  // is nothing to read, so use an empty tensor.
+  // Indices that hold nothing and could not collapse (isZeroAmongDynamic,
+  // 0x? into 0): nothing to read, so an empty tensor.
   auto type = cast<RankedTensorType>(packed.getType());
-  if (!type.hasStaticShape() && llvm::is_contained(type.getShape(), 0))
+  if (isZeroAmongDynamic(type.getShape()))
     return tensor::EmptyOp::create(b, ArrayRef<int64_t>{0},
                                    type.getElementType());
   return tensor::CollapseShapeOp::create(
@@ -313,8 +317,7 @@ Value unflattenResult(ImplicitLocOpBuilder &b, Value result,
     }
     auto expandedType = sourceType.clone(shape);
     ArrayRef<int64_t> rowShape = ArrayRef<int64_t>(shape).drop_front();
-    if (llvm::is_contained(rowShape, 0) &&
-        llvm::any_of(rowShape, ShapedType::isDynamic)) {
+    if (isZeroAmongDynamic(rowShape)) {
       // Rows of nothing, a static 0 among dynamic dims: the expansion of
       // their static 0 into a dynamic dim does not verify; nothing to move.
       shaped = tensor::EmptyOp::create(b, sizes, sourceType.getElementType());

@@ -519,6 +519,10 @@ private:
   void launch(ImplicitLocOpBuilder &b, TrainingKernel &k, Value walkerBlocks,
               bool checked) const {
     auto blocksFor = [&](Value threads) { return blocksOf(b, threads); };
+    // The blocks of `groups` groups of lanes (bagsPerBlock to a block).
+    auto blocksForGroups = [&](Value groups) -> Value {
+      return arith::CeilDivUIOp::create(b, groups, k.bags.bagsPerBlock);
+    };
     // A sparse gradient's host reads the count of its rows next.
     bool hostWaits = checked || k.sparse;
     auto run = [&](const TrainingKernel &kernel, Value blocks, bool last,
@@ -538,10 +542,7 @@ private:
           blocks, options.hostLoops, last && hostWaits);
     };
     if (k.winners)
-      run(k,
-          arith::CeilDivUIOp::create(b, k.bags.bounds.numBags,
-                                     k.bags.bagsPerBlock),
-          false, buildWinnersThread);
+      run(k, blocksForGroups(k.bags.bounds.numBags), false, buildWinnersThread);
     Value chunkBlocks = blocksFor(k.numBagChunks);
     // The first pass reads the bags, the later ones the slots.
     auto firstOrLater = [&](Value first, const TrainingKernel &pass,
@@ -561,8 +562,7 @@ private:
     });
     bool finishes = k.isUpdate() || (k.rowGrads && !k.sparse);
     bool lastSum = !finishes && !k.weightsGrad && !k.sparse;
-    Value pieceBlocks =
-        arith::CeilDivUIOp::create(b, numPieces(b, k), k.bags.bagsPerBlock);
+    Value pieceBlocks = blocksForGroups(numPieces(b, k));
     run(k, walkerBlocks, false, buildZeroRowsThread);
     run(k, pieceBlocks, false, buildPiecesThread);
     run(k, pieceBlocks, lastSum, buildRunsThread);
